@@ -1,0 +1,29 @@
+//! `mancala apply`: play moves and print the position they lead to.
+
+use super::{CliError, GameArgs};
+use mancala::{dispatch, games::play, Move};
+use std::io::Write;
+
+/// Arguments of `apply`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Moves to play in order: pit numbers 1..n of the mover's row or "pass".
+    #[arg(value_name = "MOVE", allow_hyphen_values = true)]
+    moves: Vec<String>,
+}
+
+/// Plays every move, checked; prints the final position.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (variant, mut pos) = args.game.resolve()?;
+    for (i, text) in args.moves.iter().enumerate() {
+        let mv: Move = text
+            .parse()
+            .map_err(|e| CliError::Move(format!("move #{}: {e}", i + 1)))?;
+        pos = dispatch!(variant.game, R => play::<R>(&pos, mv))
+            .map_err(|e| CliError::illegal(i, &pos, e))?;
+    }
+    writeln!(out, "{pos}")?;
+    Ok(())
+}

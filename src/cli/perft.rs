@@ -1,0 +1,37 @@
+//! `mancala perft`: count move sequences of each length.
+
+use super::{CliError, GameArgs};
+use mancala::{dispatch, perft};
+use std::io::Write;
+use std::time::Instant;
+
+/// Arguments of `perft`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Deepest length to count (plies; a pass and an extra move are plies).
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=64))]
+    depth: u32,
+    /// Also split the deepest count by first move.
+    #[arg(long)]
+    divide: bool,
+}
+
+/// Prints `DEPTH<TAB>COUNT<TAB>SECONDS` for each depth 1..=D, then with
+/// `--divide` `MOVE<TAB>COUNT` lines for depth D.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (variant, pos) = args.game.resolve()?;
+    for d in 1..=args.depth {
+        let t = Instant::now();
+        let count = dispatch!(variant.game, R => perft::perft::<R>(&pos, d));
+        writeln!(out, "{d}\t{count}\t{:.3}", t.elapsed().as_secs_f64())?;
+        out.flush()?;
+    }
+    if args.divide {
+        for (m, count) in dispatch!(variant.game, R => perft::divide::<R>(&pos, args.depth)) {
+            writeln!(out, "{m}\t{count}")?;
+        }
+    }
+    Ok(())
+}

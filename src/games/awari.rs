@@ -1,0 +1,124 @@
+//! Awari, the reference game whose endgame databases are published (Lincke
+//! 2002, appendix B), with the rules of Romein and Bal's solution:
+//!
+//! - No sowing into stores. One lap; a move that starts with `2n` (12) or
+//!   more seeds skips its origin pit every time round.
+//! - Last seed in an opponent's pit that now holds 2 or 3: the mover takes
+//!   them, and the preceding opponent pits while they hold 2 or 3; the chain
+//!   never leaves the opponent's row.
+//! - A move after which the opponent's row is empty is not legal, unless
+//!   every move is like that.
+//! - A player to move with no move (an empty row): the opponent takes all
+//!   seeds left.
+
+use super::{board_to, no_starving, push_sowings, Game, MoveList, Rules, Score};
+use crate::position::Position;
+
+/// The rules of Awari.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Awari;
+
+impl Rules for Awari {
+    const GAME: Game = Game::Awari;
+    const REFUSAL: &'static str =
+        "it leaves the opponent without seeds while another move feeds him (no starving)";
+
+    #[inline]
+    fn sow(pos: &Position, pit: usize) -> Option<Position> {
+        let n = pos.n();
+        let me = pos.to_move;
+        let opp = me.other().base(n);
+        let origin = me.base(n) + pit;
+        let mut p = *pos;
+        let mut hand = usize::from(p.pits[origin]);
+        p.pits[origin] = 0;
+        let size = 2 * n;
+        let mut place = origin;
+        if hand >= size {
+            // Origin skipped: whole laps of 2n - 1 pits feed all but it.
+            let laps = hand / (size - 1);
+            hand -= laps * (size - 1);
+            for (i, c) in p.pits[..size].iter_mut().enumerate() {
+                if i != origin {
+                    *c += laps as u8;
+                }
+            }
+            // After whole laps the last seed fell in the pit just before
+            // the origin; the rest continues from there.
+            if hand == 0 {
+                place = if origin == 0 { size - 1 } else { origin - 1 };
+            }
+            for _ in 0..hand {
+                place += 1;
+                if place == size {
+                    place = 0;
+                }
+                if place == origin {
+                    place += 1;
+                    if place == size {
+                        place = 0;
+                    }
+                }
+                p.pits[place] += 1;
+            }
+        } else {
+            for _ in 0..hand {
+                place += 1;
+                if place == size {
+                    place = 0;
+                }
+                p.pits[place] += 1;
+            }
+        }
+        if (opp..opp + n).contains(&place) {
+            let mut i = place;
+            let mut taken = 0u8;
+            while matches!(p.pits[i], 2 | 3) {
+                taken += p.pits[i];
+                p.pits[i] = 0;
+                if i == opp {
+                    break;
+                }
+                i -= 1;
+            }
+            p.captured[me.index()] += taken;
+        }
+        p.to_move = me.other();
+        Some(p)
+    }
+
+    #[inline]
+    fn generate(pos: &Position, moves: &mut MoveList) -> Option<Score> {
+        moves.clear();
+        let me = pos.to_move;
+        if pos.row_seeds(me) == 0 {
+            return Some(board_to(pos, me.other()));
+        }
+        push_sowings::<Awari>(pos, moves);
+        no_starving(pos, moves);
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{play, Move};
+
+    fn after(pos: &str, mv: u8) -> String {
+        play::<Awari>(&pos.parse().unwrap(), Move::Pit(mv))
+            .unwrap()
+            .to_string()
+    }
+
+    #[test]
+    fn origin_skip_with_whole_laps() {
+        // n = 2: 2n = 4 seeds or more skip the origin (laps of 3 pits).
+        // 6 seeds from South pit 1: two laps of S2, N1, N2; last in N2 (3).
+        assert_eq!(after("S 6,0/1,1 0-0", 1), "N 0,2/0,0 6-0");
+        // 4 seeds: S2, N1, N2, S2 again: last in own row.
+        assert_eq!(after("S 4,0/0,0 0-0", 1), "N 0,2/1,1 0-0");
+        // 3 seeds (< 2n) never come back round.
+        assert_eq!(after("S 3,0/0,0 0-0", 1), "N 0,1/1,1 0-0");
+    }
+}

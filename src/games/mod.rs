@@ -1,0 +1,338 @@
+//! The rules of the six games.
+//!
+//! Each game is its own type implementing [`Rules`], so hot loops (move
+//! generation, search) are compiled once per game with no rule flags inside
+//! the sowing. The runtime [`Game`] enum exists only at the edges (command
+//! line, files) and dispatches to the right type with [`dispatch!`].
+
+pub mod akon;
+pub mod anywoli;
+pub mod awari;
+pub mod dakon;
+pub mod djenon_abe;
+pub mod kalah;
+pub(crate) mod relay;
+
+use crate::position::{Position, MAX_N};
+use crate::side::{ByPlayer, Side};
+use arrayvec::ArrayVec;
+use std::fmt;
+use std::str::FromStr;
+use thiserror::Error;
+
+pub use akon::Akon;
+pub use anywoli::Anywoli;
+pub use awari::Awari;
+pub use dakon::Dakon;
+pub use djenon_abe::DjenonAbe;
+pub use kalah::Kalah;
+
+/// A move: a pit of the mover's row (1-based, in sowing order) or a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Move {
+    /// Sow the seeds of the mover's pit with this number (`1..=n`).
+    Pit(u8),
+    /// Pass the turn (only where a game's rules make the mover pass).
+    Pass,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Pit(k) => write!(f, "{k}"),
+            Move::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+/// A move string that is neither a pit number nor `pass`.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{0:?} is not a move: a move is a pit number 1..{MAX_N} of the mover's row or \"pass\"")]
+pub struct MoveParseError(pub String);
+
+impl FromStr for Move {
+    type Err = MoveParseError;
+    fn from_str(s: &str) -> Result<Move, MoveParseError> {
+        if s == "pass" {
+            return Ok(Move::Pass);
+        }
+        match s.parse::<u8>() {
+            Ok(k) if (1..=MAX_N as u8).contains(&k) && s.bytes().all(|b| b.is_ascii_digit()) => {
+                Ok(Move::Pit(k))
+            }
+            _ => Err(MoveParseError(s.to_string())),
+        }
+    }
+}
+
+/// Most moves a position can have: every pit, or a pass.
+pub const MAX_MOVES: usize = MAX_N;
+
+/// Legal moves with the positions they lead to, in increasing pit order,
+/// `pass` last.
+pub type MoveList = ArrayVec<(Move, Position), MAX_MOVES>;
+
+/// Final scores of a finished game: captured seeds plus the end-of-game
+/// allocation of the seeds left on the board.
+pub type Score = ByPlayer<u8>;
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveError {
+    /// The position is terminal.
+    #[error("move {mv} is illegal: the game is over (final score {south}-{north})")]
+    GameOver {
+        /// The move asked for.
+        mv: Move,
+        /// South's final score.
+        south: u8,
+        /// North's final score.
+        north: u8,
+    },
+    /// A pit number beyond the row.
+    #[error("move {mv} is illegal: the row has pits 1..{n}")]
+    NoSuchPit {
+        /// The move asked for.
+        mv: Move,
+        /// Pits per row.
+        n: usize,
+    },
+    /// The chosen pit holds nothing.
+    #[error("move {0} is illegal: that pit is empty")]
+    EmptyPit(Move),
+    /// Sowing from the pit would never end.
+    #[error("move {0} is illegal: its relay sowing would go on forever")]
+    SowsForever(Move),
+    /// A pass when the rules do not make the mover pass.
+    #[error("move pass is illegal: {side} has seeds to sow (a pass is only forced when the mover's row is empty)")]
+    PassWithSeeds {
+        /// The player to move.
+        side: Side,
+    },
+    /// A pit move when the mover must pass.
+    #[error("move {0} is illegal: the mover's row is empty and the only move is pass")]
+    MustPass(Move),
+    /// A pit move refused by a game rule (no starving, feeding).
+    #[error("move {mv} is illegal: {reason}")]
+    Refused {
+        /// The move asked for.
+        mv: Move,
+        /// The rule that refuses it.
+        reason: &'static str,
+    },
+}
+
+/// The rules of one game.
+///
+/// Implementors are zero-sized types; every function is a pure function of
+/// the position. Positions handed to these functions must have been reached
+/// under the same game (any valid [`Position`] is accepted: positions for
+/// analysis need not come from a real game).
+pub trait Rules: Copy + Default + Send + Sync + 'static {
+    /// The game as a runtime value.
+    const GAME: Game;
+
+    /// Why [`Rules::generate`] may leave out a non-empty pit whose sowing
+    /// ends: the game's no-starving or feeding rule, in words.
+    const REFUSAL: &'static str;
+
+    /// Sows pit `pit` (0-based, `0..n`) of the side to move, applying every
+    /// capture of the move and choosing who moves next. Returns `None` when
+    /// the sowing would go on forever. The pit must be non-empty. Does not
+    /// check the game's legality filters (no starving, feeding).
+    fn sow(pos: &Position, pit: usize) -> Option<Position>;
+
+    /// The legal moves of `pos` with the positions they lead to, written to
+    /// `moves` (cleared first), in increasing pit order with `pass` last;
+    /// or, when the position is terminal, the final scores (and `moves` is
+    /// left empty).
+    ///
+    /// Contract: returns `None` exactly when `moves` is non-empty.
+    fn generate(pos: &Position, moves: &mut MoveList) -> Option<Score>;
+}
+
+/// Pushes every non-empty pit of the mover whose sowing ends.
+#[inline]
+pub(crate) fn push_sowings<R: Rules>(pos: &Position, moves: &mut MoveList) {
+    let n = pos.n();
+    let base = pos.to_move.base(n);
+    for k in 0..n {
+        if pos.pits[base + k] != 0 {
+            if let Some(child) = R::sow(pos, k) {
+                moves.push((Move::Pit(k as u8 + 1), child));
+            }
+        }
+    }
+}
+
+/// Keeps only the moves after which the opponent of the mover has seeds,
+/// unless none does (Awari's and Akon's no-starving rule).
+#[inline]
+pub(crate) fn no_starving(pos: &Position, moves: &mut MoveList) {
+    let opp = pos.to_move.other();
+    if moves.iter().any(|(_, c)| c.row_seeds(opp) > 0) {
+        moves.retain(|(_, c)| c.row_seeds(opp) > 0);
+    }
+}
+
+/// The final score when the seeds on the board go to `taker`.
+#[inline]
+pub(crate) fn board_to(pos: &Position, taker: Side) -> Score {
+    let mut s = captured(pos);
+    s[taker] += pos.board_seeds() as u8;
+    s
+}
+
+/// The captured seeds as a score (the board going to nobody).
+#[inline]
+pub(crate) fn captured(pos: &Position) -> Score {
+    ByPlayer::new(pos.captured[0], pos.captured[1])
+}
+
+/// The checked way to play: the position after `mv`, or why it is illegal.
+pub fn play<R: Rules>(pos: &Position, mv: Move) -> Result<Position, MoveError> {
+    let mut moves = MoveList::new();
+    if let Some(score) = R::generate(pos, &mut moves) {
+        return Err(MoveError::GameOver {
+            mv,
+            south: score.south,
+            north: score.north,
+        });
+    }
+    if let Some((_, child)) = moves.iter().find(|(m, _)| *m == mv) {
+        return Ok(*child);
+    }
+    let must_pass = moves.iter().any(|(m, _)| *m == Move::Pass);
+    Err(match mv {
+        Move::Pass => MoveError::PassWithSeeds { side: pos.to_move },
+        Move::Pit(k) if usize::from(k) > pos.n() => MoveError::NoSuchPit { mv, n: pos.n() },
+        _ if must_pass => MoveError::MustPass(mv),
+        Move::Pit(k) => {
+            let pit = usize::from(k) - 1;
+            if pos.pits[pos.to_move.base(pos.n()) + pit] == 0 {
+                MoveError::EmptyPit(mv)
+            } else if R::sow(pos, pit).is_none() {
+                MoveError::SowsForever(mv)
+            } else {
+                MoveError::Refused {
+                    mv,
+                    reason: R::REFUSAL,
+                }
+            }
+        }
+    })
+}
+
+/// One of the six games, as a runtime value (used at the edges only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Game {
+    /// Kalah, the reference game of Irving, Donkers and Uiterwijk.
+    Kalah,
+    /// Awari, the reference game of Romein and Bal, and Lincke.
+    Awari,
+    /// Akon.
+    Akon,
+    /// Djenon-abe.
+    DjenonAbe,
+    /// Anywoli.
+    Anywoli,
+    /// Dakon.
+    Dakon,
+}
+
+impl Game {
+    /// All games, in the order of the rules document.
+    pub const ALL: [Game; 6] = [
+        Game::Kalah,
+        Game::Awari,
+        Game::Akon,
+        Game::DjenonAbe,
+        Game::Anywoli,
+        Game::Dakon,
+    ];
+
+    /// The lower-case name used on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Game::Kalah => "kalah",
+            Game::Awari => "awari",
+            Game::Akon => "akon",
+            Game::DjenonAbe => "djenon-abe",
+            Game::Anywoli => "anywoli",
+            Game::Dakon => "dakon",
+        }
+    }
+
+    /// The game of a lower-case name.
+    pub fn from_name(name: &str) -> Option<Game> {
+        Game::ALL.into_iter().find(|g| g.name() == name)
+    }
+
+    /// The traditional board: pits per row and seeds per pit.
+    pub const fn default_size(self) -> (usize, usize) {
+        match self {
+            Game::Kalah | Game::Awari | Game::DjenonAbe => (6, 4),
+            Game::Akon => (7, 5),
+            Game::Anywoli => (12, 4),
+            Game::Dakon => (7, 7),
+        }
+    }
+
+    /// Whether seeds are sown into the stores.
+    pub const fn sows_into_stores(self) -> bool {
+        matches!(self, Game::Kalah | Game::Dakon)
+    }
+
+    /// Whether captured seeds are kept in stores (drawn beside the rows).
+    pub const fn has_stores(self) -> bool {
+        matches!(self, Game::Kalah | Game::Dakon | Game::Anywoli)
+    }
+}
+
+impl fmt::Display for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Calls `$body` with `$r` bound to the rules type of the runtime game
+/// `$game`, so the body is compiled once per game.
+///
+/// ```
+/// use mancala::{dispatch, Game, Rules};
+/// fn name(g: Game) -> &'static str {
+///     dispatch!(g, R => R::GAME.name())
+/// }
+/// assert_eq!(name(Game::Dakon), "dakon");
+/// ```
+#[macro_export]
+macro_rules! dispatch {
+    ($game:expr, $r:ident => $body:expr) => {
+        match $game {
+            $crate::Game::Kalah => {
+                type $r = $crate::games::Kalah;
+                $body
+            }
+            $crate::Game::Awari => {
+                type $r = $crate::games::Awari;
+                $body
+            }
+            $crate::Game::Akon => {
+                type $r = $crate::games::Akon;
+                $body
+            }
+            $crate::Game::DjenonAbe => {
+                type $r = $crate::games::DjenonAbe;
+                $body
+            }
+            $crate::Game::Anywoli => {
+                type $r = $crate::games::Anywoli;
+                $body
+            }
+            $crate::Game::Dakon => {
+                type $r = $crate::games::Dakon;
+                $body
+            }
+        }
+    };
+}

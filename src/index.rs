@@ -1,0 +1,188 @@
+//! The perfect index of seed distributions: rank and unrank of the ways to
+//! put `k` seeds into `m` pits, the indexing of the endgame databases.
+//!
+//! A distribution `c_0, ..., c_{m-1}` (summing to `k`) is read as a row of
+//! `k` seeds and `m - 1` bars; bar `j` sits at place
+//! `p_j = c_0 + ... + c_j + j`, so the bars form an `(m-1)`-subset of
+//! `0..k+m-1`, and the combinatorial number system ranks that subset:
+//!
+//! ```text
+//! rank = C(p_0, 1) + C(p_1, 2) + ... + C(p_{m-2}, m-1)
+//! ```
+//!
+//! which is a bijection onto `0..C(k+m-1, m-1)`.
+//!
+//! ```
+//! use mancala::index::Indexer;
+//! let ix = Indexer::new(12, 2).unwrap(); // 2 seeds over 12 pits
+//! assert_eq!(ix.count(), 78);
+//! let mut pits = [0u8; 12];
+//! ix.unrank(ix.rank(&[0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]), &mut pits);
+//! assert_eq!(pits, [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+//! ```
+
+use thiserror::Error;
+
+/// Why an index cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum IndexError {
+    /// Zero pits.
+    #[error("a distribution needs at least one pit")]
+    NoPits,
+    /// More distributions than a `u64` counts.
+    #[error("{seeds} seeds over {pits} pits have more than 2^64 distributions")]
+    TooMany {
+        /// Pits.
+        pits: usize,
+        /// Seeds.
+        seeds: usize,
+    },
+}
+
+/// Rank and unrank of the distributions of a fixed number of seeds over a
+/// fixed number of pits (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Indexer {
+    pits: usize,
+    seeds: usize,
+    count: u64,
+    /// `binom[j][p] = C(p, j + 1)` for `p` in `0..seeds + pits`.
+    binom: Vec<Vec<u64>>,
+}
+
+/// `C(a, b)` in `u128`, saturating at `u128::MAX`.
+fn choose(a: u64, b: u64) -> u128 {
+    if b > a {
+        return 0;
+    }
+    let b = b.min(a - b);
+    let mut r: u128 = 1;
+    for i in 0..b {
+        // r * (a - i) / (i + 1) is exact at every step.
+        r = match r.checked_mul(u128::from(a - i)) {
+            Some(x) => x / u128::from(i + 1),
+            None => return u128::MAX,
+        };
+    }
+    r
+}
+
+impl Indexer {
+    /// The index of `seeds` seeds over `pits` pits.
+    pub fn new(pits: usize, seeds: usize) -> Result<Indexer, IndexError> {
+        if pits == 0 {
+            return Err(IndexError::NoPits);
+        }
+        let count = choose((seeds + pits - 1) as u64, (pits - 1) as u64);
+        let count = u64::try_from(count).map_err(|_| IndexError::TooMany { pits, seeds })?;
+        // Every term of a rank is below the count, so the table entries the
+        // rank reads fit; the others saturate.
+        let binom = (0..pits.saturating_sub(1))
+            .map(|j| {
+                (0..(seeds + pits) as u64)
+                    .map(|p| u64::try_from(choose(p, j as u64 + 1)).unwrap_or(u64::MAX))
+                    .collect()
+            })
+            .collect();
+        Ok(Indexer {
+            pits,
+            seeds,
+            count,
+            binom,
+        })
+    }
+
+    /// Number of pits.
+    pub fn pits(&self) -> usize {
+        self.pits
+    }
+
+    /// Number of seeds.
+    pub fn seeds(&self) -> usize {
+        self.seeds
+    }
+
+    /// Number of distributions, `C(seeds + pits - 1, pits - 1)`.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The rank of a distribution, in `0..count()`.
+    ///
+    /// `counts` must have `pits()` entries summing to `seeds()`
+    /// (checked in debug builds).
+    #[inline]
+    pub fn rank(&self, counts: &[u8]) -> u64 {
+        debug_assert_eq!(counts.len(), self.pits);
+        debug_assert_eq!(
+            counts.iter().map(|&c| usize::from(c)).sum::<usize>(),
+            self.seeds
+        );
+        let mut place = 0usize;
+        let mut r = 0u64;
+        for (j, &c) in counts[..self.pits - 1].iter().enumerate() {
+            place += usize::from(c);
+            r += self.binom[j][place + j];
+        }
+        debug_assert!(r < self.count);
+        r
+    }
+
+    /// The distribution of rank `r`, written to `counts[..pits()]`.
+    ///
+    /// `r` must be below `count()` (checked in debug builds).
+    pub fn unrank(&self, mut r: u64, counts: &mut [u8]) {
+        debug_assert!(r < self.count);
+        let m = self.pits;
+        // Bars from the last: the largest p with C(p, j + 1) <= r.
+        let mut upper = self.seeds + m - 1; // places are below this
+        for j in (0..m - 1).rev() {
+            let row = &self.binom[j];
+            let mut p = upper - 1;
+            while row[p] > r {
+                p -= 1;
+            }
+            r -= row[p];
+            // Seeds between bar j and the bar above it.
+            counts[j + 1] = (upper - 1 - p) as u8;
+            upper = p;
+        }
+        counts[0] = upper as u8;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_match_binomials() {
+        assert_eq!(Indexer::new(1, 5).unwrap().count(), 1);
+        assert_eq!(Indexer::new(3, 0).unwrap().count(), 1);
+        assert_eq!(Indexer::new(12, 24).unwrap().count(), 417_225_900);
+        assert_eq!(Indexer::new(0, 1).unwrap_err(), IndexError::NoPits);
+        assert!(matches!(
+            Indexer::new(32, 255),
+            Err(IndexError::TooMany { .. })
+        ));
+    }
+
+    #[test]
+    fn rank_unrank_bijection_small() {
+        for pits in 1..=5 {
+            for seeds in 0..=6 {
+                let ix = Indexer::new(pits, seeds).unwrap();
+                let mut seen = vec![false; ix.count() as usize];
+                let mut counts = vec![0u8; pits];
+                for r in 0..ix.count() {
+                    ix.unrank(r, &mut counts);
+                    assert_eq!(counts.iter().map(|&c| c as usize).sum::<usize>(), seeds);
+                    let back = ix.rank(&counts);
+                    assert_eq!(back, r);
+                    assert!(!seen[r as usize]);
+                    seen[r as usize] = true;
+                }
+            }
+        }
+    }
+}

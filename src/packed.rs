@@ -1,0 +1,198 @@
+//! The compact bit-packed position: an exact transposition key.
+//!
+//! Counts are packed "stars and bars" style into one `u128`, least
+//! significant bit first:
+//!
+//! | bits                  | field                                          |
+//! |-----------------------|------------------------------------------------|
+//! | [`SIDE_BITS`] (1)     | side to move: 0 South, 1 North                 |
+//! | then, for each bin    | its count `c` as `c` one-bits, then one zero   |
+//! |                       | bit as a separator (the last bin has none)     |
+//!
+//! The bins are South's pits 1..n, North's pits 1..n, and for a
+//! [`PackedPosition`] also South's and North's captured seeds. A key of `b`
+//! bins holding `k` seeds uses `SIDE_BITS + k + b - 1` bits, unused high bits
+//! are zero, and the encoding is a bijection between positions of a given
+//! `n` and keys: two positions are equal exactly when their keys are.
+//!
+//! [`PackedBoard`] leaves the captured seeds out. Play from a position never
+//! depends on what was captured before (in all six games), so a search that
+//! stores values as *future* gains can key its table on the board and the
+//! side to move alone.
+//!
+//! A position fits when [`fits`] says so; every game at its traditional size
+//! fits as a [`PackedPosition`] (checked at compile time below).
+
+use crate::games::Game;
+use crate::position::{Position, MAX_PITS};
+use crate::side::Side;
+
+/// Width of a key.
+pub const KEY_BITS: usize = 128;
+/// Bits for the side to move.
+pub const SIDE_BITS: usize = 1;
+
+/// Bits a key of `bins` bins holding `seeds` seeds uses.
+pub const fn bits_needed(bins: usize, seeds: usize) -> usize {
+    SIDE_BITS + seeds + bins - 1
+}
+
+/// Whether `seeds` seeds over `bins` bins fit in a key.
+pub const fn fits(bins: usize, seeds: usize) -> bool {
+    bits_needed(bins, seeds) <= KEY_BITS
+}
+
+const fn widest_standard_game() -> usize {
+    let mut i = 0;
+    let mut widest = 0;
+    while i < Game::ALL.len() {
+        let (n, s) = Game::ALL[i].default_size();
+        let bits = bits_needed(2 * n + 2, 2 * n * s);
+        if bits > widest {
+            widest = bits;
+        }
+        i += 1;
+    }
+    widest
+}
+
+// Every traditional board, stores included, packs into one key.
+const _: () = assert!(widest_standard_game() <= KEY_BITS);
+
+fn pack(side: Side, bins: impl Iterator<Item = u8>) -> u128 {
+    let mut key = side.index() as u128;
+    let mut shift = SIDE_BITS;
+    for c in bins {
+        let c = usize::from(c);
+        // c < 128 - shift, as the caller checked the total with `fits`.
+        key |= ((1u128 << c) - 1) << shift;
+        shift += c + 1;
+    }
+    key
+}
+
+/// Reads `bins` counts back; `None` if the key holds more bins or seeds.
+fn unpack(key: u128, bins: usize, out: &mut [u8]) -> Option<Side> {
+    let side = if key & 1 == 0 {
+        Side::South
+    } else {
+        Side::North
+    };
+    let mut rest = key >> SIDE_BITS;
+    let mut total = 0usize;
+    for slot in out.iter_mut().take(bins) {
+        let c = rest.trailing_ones() as usize;
+        total += c;
+        if total > usize::from(u8::MAX) {
+            return None;
+        }
+        *slot = c as u8;
+        rest = rest.checked_shr(c as u32 + 1).unwrap_or(0);
+    }
+    (rest == 0).then_some(side)
+}
+
+/// Board and side to move of a position, packed (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PackedBoard(pub u128);
+
+impl PackedBoard {
+    /// Packs the board and side to move, or `None` when they do not fit.
+    #[inline]
+    pub fn new(pos: &Position) -> Option<PackedBoard> {
+        let bins = 2 * pos.n();
+        fits(bins, pos.board_seeds())
+            .then(|| PackedBoard(pack(pos.to_move(), pos.board().iter().copied())))
+    }
+
+    /// The position with this board, `n` pits a row and the given captured
+    /// seeds; `None` if the key is not a valid board of `n` pits.
+    pub fn unpack(self, n: usize, captured: [u8; 2]) -> Option<Position> {
+        let mut pits = [0u8; MAX_PITS];
+        if n == 0 || 2 * n > MAX_PITS {
+            return None;
+        }
+        let side = unpack(self.0, 2 * n, &mut pits)?;
+        let p = Position {
+            pits,
+            captured,
+            to_move: side,
+            n: n as u8,
+        };
+        (p.total_seeds() <= crate::position::MAX_SEEDS).then_some(p)
+    }
+}
+
+/// A whole position (board, side to move, captured seeds), packed (see the
+/// module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PackedPosition(pub u128);
+
+impl PackedPosition {
+    /// Packs the position, or `None` when it does not fit.
+    pub fn new(pos: &Position) -> Option<PackedPosition> {
+        let bins = 2 * pos.n() + 2;
+        fits(bins, pos.total_seeds()).then(|| {
+            PackedPosition(pack(
+                pos.to_move(),
+                pos.board().iter().chain(&pos.captured).copied(),
+            ))
+        })
+    }
+
+    /// The position of `n` pits a row this key holds; `None` if it is not a
+    /// valid key for `n`.
+    pub fn unpack(self, n: usize) -> Option<Position> {
+        if n == 0 || 2 * n > MAX_PITS {
+            return None;
+        }
+        let mut bins = [0u8; MAX_PITS + 2];
+        let side = unpack(self.0, 2 * n + 2, &mut bins)?;
+        let mut pits = [0u8; MAX_PITS];
+        pits[..2 * n].copy_from_slice(&bins[..2 * n]);
+        let p = Position {
+            pits,
+            captured: [bins[2 * n], bins[2 * n + 1]],
+            to_move: side,
+            n: n as u8,
+        };
+        (p.total_seeds() <= crate::position::MAX_SEEDS).then_some(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_is_as_documented() {
+        let p: Position = "N 2,0/1,3 1-0".parse().unwrap();
+        // side 1; bins 2,0,1,3,1,0 -> 11 0 | 0 | 1 0 | 111 0 | 1 0 | (none)
+        let bits = "1" // side
+            .to_string()
+            + "110"
+            + "0"
+            + "10"
+            + "1110"
+            + "10";
+        let expect = bits
+            .chars()
+            .enumerate()
+            .fold(0u128, |k, (i, b)| k | (u128::from(b == '1') << i));
+        assert_eq!(PackedPosition::new(&p).unwrap().0, expect);
+        assert_eq!(PackedPosition(expect).unpack(2), Some(p));
+        let board = PackedBoard::new(&p).unwrap();
+        assert_eq!(board.unpack(2, [1, 0]), Some(p));
+    }
+
+    #[test]
+    fn too_large_is_refused() {
+        // 16 pits a row hold 32 bins: 96 seeds fit, 97 do not.
+        let mut p = Position::start(16, 3);
+        assert!(PackedBoard::new(&p).is_some());
+        p.pits[0] += 1;
+        assert!(PackedBoard::new(&p).is_none());
+        // A key with a bin too many is not a board of that size.
+        assert_eq!(PackedBoard(0b10_1010).unpack(1, [0, 0]), None);
+    }
+}

@@ -1,0 +1,267 @@
+//! Positions: a raw [`Setup`] read from text and the validated [`Position`]
+//! the rules work on.
+//!
+//! Unchecked data in, checked data out: text becomes a [`Setup`] (any
+//! numbers, any row lengths), and only [`Position::from_setup`] turns a setup
+//! into a playable [`Position`], returning a [`PositionError`] that says what
+//! is wrong.
+
+use crate::side::{ByPlayer, Side};
+use thiserror::Error;
+
+/// Largest number of pits per row the engine supports.
+pub const MAX_N: usize = 16;
+/// Size of the fixed pit array: both rows of the largest board.
+pub const MAX_PITS: usize = 2 * MAX_N;
+/// Largest number of seeds in a position (board and captured together):
+/// every count fits in a byte.
+pub const MAX_SEEDS: usize = 255;
+
+/// Why a [`Setup`] is not a valid position.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PositionError {
+    /// The two rows have different lengths.
+    #[error("rows of unequal length: South has {south} pits, North has {north}")]
+    UnequalRows {
+        /// Pits in South's row.
+        south: usize,
+        /// Pits in North's row.
+        north: usize,
+    },
+    /// The rows are empty or longer than [`MAX_N`].
+    #[error("{0} pits per row is outside the supported range 1..={MAX_N}")]
+    RowLength(usize),
+    /// The rows do not have the length the game variant asks for.
+    #[error("rows have {got} pits but the game has {expected} pits per row")]
+    WrongRowLength {
+        /// Pits per row of the variant.
+        expected: usize,
+        /// Pits per row of the position.
+        got: usize,
+    },
+    /// More seeds than [`MAX_SEEDS`].
+    #[error("the position holds {0} seeds, more than the supported {MAX_SEEDS}")]
+    TooManySeeds(u64),
+    /// The seeds do not add up to the variant's total.
+    #[error(
+        "the position holds {got} seeds (pits and captured) but the game is played with {expected}"
+    )]
+    WrongTotal {
+        /// `2 * n * s` of the variant.
+        expected: usize,
+        /// Seeds in the position.
+        got: u64,
+    },
+}
+
+/// Raw, unchecked position data, as read from the notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The player to move.
+    pub to_move: Side,
+    /// South's pits 1..n.
+    pub south: Vec<u32>,
+    /// North's pits 1..n.
+    pub north: Vec<u32>,
+    /// Seeds captured (stored or set aside) by South and North.
+    pub captured: ByPlayer<u32>,
+}
+
+/// A validated position: `n` pits per row (`1..=MAX_N`), at most
+/// [`MAX_SEEDS`] seeds in all.
+///
+/// Board indices: `0..n` are South's pits 1..n, `n..2n` North's pits 1..n;
+/// the pit opposite index `i` is `2n - 1 - i`. Entries at `2n..MAX_PITS` are
+/// always zero, so equality and hashing see only the real board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) pits: [u8; MAX_PITS],
+    pub(crate) captured: [u8; 2],
+    pub(crate) to_move: Side,
+    pub(crate) n: u8,
+}
+
+impl Position {
+    /// Validates a setup. The only way from raw data to a [`Position`].
+    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+        let (ls, ln) = (setup.south.len(), setup.north.len());
+        if ls != ln {
+            return Err(PositionError::UnequalRows {
+                south: ls,
+                north: ln,
+            });
+        }
+        if ls == 0 || ls > MAX_N {
+            return Err(PositionError::RowLength(ls));
+        }
+        let total: u64 = setup
+            .south
+            .iter()
+            .chain(&setup.north)
+            .map(|&c| u64::from(c))
+            .sum::<u64>()
+            + u64::from(setup.captured.south)
+            + u64::from(setup.captured.north);
+        if total > MAX_SEEDS as u64 {
+            return Err(PositionError::TooManySeeds(total));
+        }
+        // Every count is at most the total, so the casts below are exact.
+        let mut pits = [0u8; MAX_PITS];
+        for (dst, &c) in pits.iter_mut().zip(setup.south.iter().chain(&setup.north)) {
+            *dst = c as u8;
+        }
+        Ok(Position {
+            pits,
+            captured: [setup.captured.south as u8, setup.captured.north as u8],
+            to_move: setup.to_move,
+            n: ls as u8,
+        })
+    }
+
+    /// The raw setup of this position.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            to_move: self.to_move,
+            south: self
+                .row(Side::South)
+                .iter()
+                .map(|&c| u32::from(c))
+                .collect(),
+            north: self
+                .row(Side::North)
+                .iter()
+                .map(|&c| u32::from(c))
+                .collect(),
+            captured: ByPlayer::new(u32::from(self.captured[0]), u32::from(self.captured[1])),
+        }
+    }
+
+    /// The start position: `n` pits a row, `s` seeds a pit, South to move.
+    ///
+    /// # Panics
+    /// If `n` is outside `1..=MAX_N` or `2 * n * s > MAX_SEEDS`; game variants
+    /// ([`crate::Variant`]) check this when they are parsed.
+    pub fn start(n: usize, s: usize) -> Position {
+        assert!((1..=MAX_N).contains(&n) && 2 * n * s <= MAX_SEEDS);
+        let mut pits = [0u8; MAX_PITS];
+        pits[..2 * n].fill(s as u8);
+        Position {
+            pits,
+            captured: [0, 0],
+            to_move: Side::South,
+            n: n as u8,
+        }
+    }
+
+    /// Pits per row.
+    #[inline]
+    pub fn n(&self) -> usize {
+        usize::from(self.n)
+    }
+
+    /// The player to move.
+    #[inline]
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// The whole board, `2n` counts: South's pits 1..n then North's.
+    #[inline]
+    pub fn board(&self) -> &[u8] {
+        &self.pits[..2 * self.n()]
+    }
+
+    /// One side's row, pit 1 first.
+    #[inline]
+    pub fn row(&self, side: Side) -> &[u8] {
+        let n = self.n();
+        &self.pits[side.base(n)..side.base(n) + n]
+    }
+
+    /// Seeds in pit `k` (1-based) of `side`'s row.
+    ///
+    /// # Panics
+    /// If `k` is not in `1..=n`.
+    pub fn pit(&self, side: Side, k: usize) -> u8 {
+        self.row(side)[k - 1]
+    }
+
+    /// Seeds captured by `side` (its store, or the seeds it set aside).
+    #[inline]
+    pub fn captured(&self, side: Side) -> u8 {
+        self.captured[side.index()]
+    }
+
+    /// Seeds in `side`'s row.
+    #[inline]
+    pub fn row_seeds(&self, side: Side) -> usize {
+        self.row(side).iter().map(|&c| usize::from(c)).sum()
+    }
+
+    /// Seeds on the board (not captured).
+    #[inline]
+    pub fn board_seeds(&self) -> usize {
+        self.board().iter().map(|&c| usize::from(c)).sum()
+    }
+
+    /// Seeds on the board and captured together.
+    pub fn total_seeds(&self) -> usize {
+        self.board_seeds() + usize::from(self.captured[0]) + usize::from(self.captured[1])
+    }
+
+    /// The same position with `side` to move.
+    pub fn with_to_move(mut self, side: Side) -> Position {
+        self.to_move = side;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup(south: &[u32], north: &[u32], cap: (u32, u32)) -> Setup {
+        Setup {
+            to_move: Side::South,
+            south: south.to_vec(),
+            north: north.to_vec(),
+            captured: ByPlayer::new(cap.0, cap.1),
+        }
+    }
+
+    #[test]
+    fn validation_names_the_problem() {
+        assert_eq!(
+            Position::from_setup(&setup(&[1, 2], &[3], (0, 0))),
+            Err(PositionError::UnequalRows { south: 2, north: 1 })
+        );
+        assert_eq!(
+            Position::from_setup(&setup(&[], &[], (0, 0))),
+            Err(PositionError::RowLength(0))
+        );
+        assert_eq!(
+            Position::from_setup(&setup(&[200, 50], &[5, 1], (0, 0))),
+            Err(PositionError::TooManySeeds(256))
+        );
+        let big = vec![1; MAX_N + 1];
+        assert_eq!(
+            Position::from_setup(&setup(&big, &big, (0, 0))),
+            Err(PositionError::RowLength(MAX_N + 1))
+        );
+        assert_eq!(
+            Position::from_setup(&setup(&[u32::MAX], &[u32::MAX], (0, 0))),
+            Err(PositionError::TooManySeeds(2 * u64::from(u32::MAX)))
+        );
+    }
+
+    #[test]
+    fn setup_round_trips() {
+        let s = setup(&[1, 0, 3], &[0, 5, 2], (7, 9));
+        let p = Position::from_setup(&s).unwrap();
+        assert_eq!(p.to_setup(), s);
+        assert_eq!(p.board_seeds(), 11);
+        assert_eq!(p.total_seeds(), 27);
+        assert_eq!(p.pit(Side::North, 2), 5);
+        assert_eq!(p.row_seeds(Side::South), 4);
+    }
+}
