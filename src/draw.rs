@@ -57,8 +57,14 @@ pub fn draw(variant: &Variant, pos: &Position) -> String {
     };
     let _ = writeln!(
         out,
-        "{variant}  North {label} {}, South {label} {}",
-        caps[0], caps[1]
+        "{}  North {label} {}, South {label} {}",
+        if variant.sized {
+            variant.to_string()
+        } else {
+            variant.game.to_string()
+        },
+        caps[0],
+        caps[1]
     );
     let _ = writeln!(
         out,
@@ -105,7 +111,7 @@ mod tests {
 
     #[test]
     fn draws_rows_in_ring_order() {
-        let v: Variant = "kalah:3x3".parse().unwrap();
+        let v: Variant = "kalah".parse().unwrap();
         let p = v.parse_position("N 1,2,3/4,5,6 0-0").unwrap();
         let text = draw(&v, &p);
         let lines: Vec<&str> = text.lines().collect();

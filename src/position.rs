@@ -17,6 +17,10 @@ pub const MAX_PITS: usize = 2 * MAX_N;
 /// every count fits in a byte.
 pub const MAX_SEEDS: usize = 255;
 
+// Row sums are taken a word at a time (see `Position::row_seeds`): a row
+// must fit in 16 bytes and every count and sum in one byte.
+const _: () = assert!(MAX_N <= 16 && MAX_SEEDS <= 255 && MAX_PITS == 32);
+
 /// Why a [`Setup`] is not a valid position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum PositionError {
@@ -192,21 +196,66 @@ impl Position {
         self.captured[side.index()]
     }
 
+    /// `side`'s row as the little-endian bytes of one word (pit 1 lowest).
+    #[inline]
+    fn row_word(&self, side: Side) -> u128 {
+        let n = self.n();
+        let base = side.base(n);
+        // base + 16 <= 2 * MAX_N since base <= MAX_N = 16.
+        let mut bytes = [0u8; 16];
+        bytes.copy_from_slice(&self.pits[base..base + 16]);
+        let mask = if n >= 16 {
+            u128::MAX
+        } else {
+            (1u128 << (8 * n)) - 1
+        };
+        u128::from_le_bytes(bytes) & mask
+    }
+
+    /// Whether `side`'s row holds no seed.
+    #[inline]
+    pub fn row_is_empty(&self, side: Side) -> bool {
+        self.row_word(side) == 0
+    }
+
     /// Seeds in `side`'s row.
     #[inline]
     pub fn row_seeds(&self, side: Side) -> usize {
-        self.row(side).iter().map(|&c| usize::from(c)).sum()
+        // Multiplying by 0x0101...01 adds every byte into the top byte. No
+        // partial sum exceeds the position's total (at most MAX_SEEDS =
+        // 255), so no carry crosses a byte and the top byte is exact.
+        const ONES: u128 = u128::MAX / 255;
+        (self.row_word(side).wrapping_mul(ONES) >> 120) as usize
     }
 
     /// Seeds on the board (not captured).
     #[inline]
     pub fn board_seeds(&self) -> usize {
-        self.board().iter().map(|&c| usize::from(c)).sum()
+        self.row_seeds(Side::South) + self.row_seeds(Side::North)
     }
 
     /// Seeds on the board and captured together.
     pub fn total_seeds(&self) -> usize {
         self.board_seeds() + usize::from(self.captured[0]) + usize::from(self.captured[1])
+    }
+
+    /// Adds one seed to each of the `len` pits that follow `from` round
+    /// the board ring (South's pits 1..n, North's pits 1..n, South's pit 1
+    /// again), the way a single lap sows, and returns the last pit sown
+    /// (`from` itself when `len` is 0). `from < 2n`, `len <= 2n`.
+    #[inline(always)]
+    pub(crate) fn sow_ring(&mut self, from: usize, len: usize) -> usize {
+        let size = 2 * self.n();
+        debug_assert!(from < size && len <= size);
+        let mut place = from;
+        for _ in 0..len {
+            place += 1;
+            if place == size {
+                place = 0;
+            }
+            self.pits[place] += 1;
+        }
+        place
     }
 
     /// The same position with `side` to move.

@@ -36,17 +36,8 @@ impl Rules for Akon {
         let mut p = *pos;
         let hand = usize::from(p.pits[origin]);
         p.pits[origin] = 0;
-        let last;
-        if hand <= size {
-            let mut place = origin;
-            for _ in 0..hand {
-                place += 1;
-                if place == size {
-                    place = 0;
-                }
-                p.pits[place] += 1;
-            }
-            last = place;
+        let last = if hand <= size {
+            p.sow_ring(origin, hand)
         } else {
             // The full lap: every pit once, the origin last.
             for c in &mut p.pits[..size] {
@@ -58,8 +49,8 @@ impl Rules for Akon {
             for (j, c) in p.pits[opp..opp + n].iter_mut().enumerate() {
                 *c += (rounds + usize::from(j < extra)) as u8;
             }
-            last = opp + if extra == 0 { n - 1 } else { extra - 1 };
-        }
+            opp + if extra == 0 { n - 1 } else { extra - 1 }
+        };
         if (opp..opp + n).contains(&last) {
             if last == opp {
                 // Opponent's pit 1: only the last seed is taken.
@@ -84,7 +75,7 @@ impl Rules for Akon {
     fn generate(pos: &Position, moves: &mut MoveList) -> Option<Score> {
         moves.clear();
         let me = pos.to_move;
-        if pos.row_seeds(me) == 0 {
+        if pos.row_is_empty(me) {
             return Some(board_to(pos, me.other()));
         }
         push_sowings::<Akon>(pos, moves);

@@ -23,7 +23,7 @@ impl Rules for Awari {
     const REFUSAL: &'static str =
         "it leaves the opponent without seeds while another move feeds him (no starving)";
 
-    #[inline]
+    #[inline(always)]
     fn sow(pos: &Position, pit: usize) -> Option<Position> {
         let n = pos.n();
         let me = pos.to_move;
@@ -62,13 +62,7 @@ impl Rules for Awari {
                 p.pits[place] += 1;
             }
         } else {
-            for _ in 0..hand {
-                place += 1;
-                if place == size {
-                    place = 0;
-                }
-                p.pits[place] += 1;
-            }
+            place = p.sow_ring(origin, hand);
         }
         if (opp..opp + n).contains(&place) {
             let mut i = place;
@@ -91,7 +85,7 @@ impl Rules for Awari {
     fn generate(pos: &Position, moves: &mut MoveList) -> Option<Score> {
         moves.clear();
         let me = pos.to_move;
-        if pos.row_seeds(me) == 0 {
+        if pos.row_is_empty(me) {
             return Some(board_to(pos, me.other()));
         }
         push_sowings::<Awari>(pos, moves);

@@ -98,7 +98,7 @@ impl Rules for Dakon {
     fn generate(pos: &Position, moves: &mut MoveList) -> Option<Score> {
         moves.clear();
         let me = pos.to_move;
-        if pos.row_seeds(me) == 0 {
+        if pos.row_is_empty(me) {
             return Some(board_to(pos, me.other()));
         }
         push_sowings::<Dakon>(pos, moves);

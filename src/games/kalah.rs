@@ -22,50 +22,49 @@ impl Rules for Kalah {
     const GAME: Game = Game::Kalah;
     const REFUSAL: &'static str = "Kalah refuses no move with seeds";
 
-    #[inline]
+    #[inline(always)]
     fn sow(pos: &Position, pit: usize) -> Option<Position> {
         let n = pos.n();
         let me = pos.to_move;
-        let own = me.base(n);
-        let opp = me.other().base(n);
+        let origin = me.base(n) + pit;
         let mut p = *pos;
-        let mut hand = usize::from(p.pits[own + pit]);
-        p.pits[own + pit] = 0;
-        // Ring places relative to the mover: 0..n own pits, n the own
-        // store, n+1..=2n the opponent's pits.
+        let mut hand = usize::from(p.pits[origin]);
+        p.pits[origin] = 0;
+        // The mover's ring: own pits, own store, opponent's pits. Leaving
+        // the store out, the pits it passes are the board ring from the
+        // origin on, for both sides (North's store sits between North's pit
+        // n and South's pit 1), so one lap is a ring sow plus the store.
         let ring = 2 * n + 1;
-        let laps = hand / ring;
-        if laps > 0 {
-            // Whole laps feed every place of the ring once each.
+        if hand >= ring {
+            // Whole laps feed every place of the ring once each (no
+            // division on the common path: most moves are shorter).
+            let laps = hand / ring;
             for c in &mut p.pits[..2 * n] {
                 *c += laps as u8;
             }
             p.captured[me.index()] += laps as u8;
             hand -= laps * ring;
         }
-        let last = (pit + hand) % ring;
-        let mut place = pit;
-        for _ in 0..hand {
-            place += 1;
-            if place == ring {
-                place = 0;
-            }
-            if place < n {
-                p.pits[own + place] += 1;
-            } else if place == n {
-                p.captured[me.index()] += 1;
-            } else {
-                p.pits[opp + place - n - 1] += 1;
-            }
-        }
-        if last == n {
-            // Extra move: the mover stays.
+        let to_store = n - pit;
+        if hand == to_store {
+            // Last seed in the own store: extra move.
+            p.sow_ring(origin, hand - 1);
+            p.captured[me.index()] += 1;
             return Some(p);
         }
-        if last < n && p.pits[own + last] == 1 {
-            let facing = 2 * n - 1 - (own + last);
+        let on_board = if hand > to_store {
+            p.captured[me.index()] += 1;
+            hand - 1
+        } else {
+            hand
+        };
+        // With whole laps only (hand 0) the last seed fell in the origin.
+        let last = p.sow_ring(origin, on_board);
+        let own = me.base(n);
+        if (own..own + n).contains(&last) && p.pits[last] == 1 {
+            let facing = 2 * n - 1 - last;
             p.captured[me.index()] += 1 + p.pits[facing];
-            p.pits[own + last] = 0;
+            p.pits[last] = 0;
             p.pits[facing] = 0;
         }
         p.to_move = me.other();
@@ -75,12 +74,10 @@ impl Rules for Kalah {
     #[inline]
     fn generate(pos: &Position, moves: &mut MoveList) -> Option<Score> {
         moves.clear();
-        let south = pos.row_seeds(Side::South);
-        let north = pos.row_seeds(Side::North);
-        if south == 0 || north == 0 {
+        if pos.row_is_empty(Side::South) || pos.row_is_empty(Side::North) {
             let mut s = captured(pos);
-            s.south += south as u8;
-            s.north += north as u8;
+            s.south += pos.row_seeds(Side::South) as u8;
+            s.north += pos.row_seeds(Side::North) as u8;
             return Some(s);
         }
         push_sowings::<Kalah>(pos, moves);

@@ -170,8 +170,10 @@ pub(crate) fn push_sowings<R: Rules>(pos: &Position, moves: &mut MoveList) {
 #[inline]
 pub(crate) fn no_starving(pos: &Position, moves: &mut MoveList) {
     let opp = pos.to_move.other();
-    if moves.iter().any(|(_, c)| c.row_seeds(opp) > 0) {
-        moves.retain(|(_, c)| c.row_seeds(opp) > 0);
+    if moves.iter().any(|(_, c)| c.row_is_empty(opp))
+        && moves.iter().any(|(_, c)| !c.row_is_empty(opp))
+    {
+        moves.retain(|(_, c)| !c.row_is_empty(opp));
     }
 }
 

@@ -1,0 +1,186 @@
+//! Property tests on random positions of every game: seeds are conserved,
+//! the notation and the packed keys round-trip, the perfect index is a
+//! bijection, and `play` accepts exactly the moves `generate` lists.
+
+use mancala::games::{play, MoveList};
+use mancala::index::Indexer;
+use mancala::packed::{fits, PackedBoard, PackedPosition};
+use mancala::{dispatch, ByPlayer, Game, Move, Position, Rules, Setup, Side, Variant};
+use proptest::prelude::*;
+
+/// Any game.
+fn game() -> impl Strategy<Value = Game> {
+    prop::sample::select(Game::ALL.to_vec())
+}
+
+/// A random position of 1..=12 pits a row, at most 255 seeds in all.
+fn position() -> impl Strategy<Value = Position> {
+    (1usize..=12).prop_flat_map(|n| {
+        (
+            prop::collection::vec(0u32..=8, 2 * n),
+            0u32..=30,
+            0u32..=30,
+            any::<bool>(),
+        )
+            .prop_map(move |(pits, cs, cn, north)| {
+                let setup = Setup {
+                    to_move: if north { Side::North } else { Side::South },
+                    south: pits[..n].to_vec(),
+                    north: pits[n..].to_vec(),
+                    captured: ByPlayer::new(cs, cn),
+                };
+                Position::from_setup(&setup).expect("within limits")
+            })
+    })
+}
+
+/// A position reached by random play from the start of a random small
+/// variant of `game`, so that it is a real game position.
+fn played(game: Game) -> impl Strategy<Value = Position> {
+    (
+        1usize..=7,
+        1usize..=6,
+        prop::collection::vec(any::<u8>(), 0..80),
+    )
+        .prop_map(move |(n, s, choices)| {
+            let v: Variant = format!("{game}:{n}x{s}").parse().expect("small variant");
+            let mut pos = v.start();
+            let mut moves = MoveList::new();
+            for c in choices {
+                if v.generate(&pos, &mut moves).is_some() {
+                    break;
+                }
+                pos = moves[usize::from(c) % moves.len()].1;
+            }
+            pos
+        })
+}
+
+fn check_moves<R: Rules>(pos: &Position) -> Result<(), TestCaseError> {
+    let mut moves = MoveList::new();
+    let terminal = R::generate(pos, &mut moves);
+    prop_assert_eq!(terminal.is_some(), moves.is_empty());
+    if let Some(score) = terminal {
+        // Final scores share out at most the seeds of the position.
+        prop_assert!(usize::from(score.south) + usize::from(score.north) <= pos.total_seeds());
+    }
+    // Increasing pit order, pass last and alone.
+    for w in moves.windows(2) {
+        prop_assert!(w[0].0 < w[1].0);
+    }
+    if moves.iter().any(|(m, _)| *m == Move::Pass) {
+        prop_assert_eq!(moves.len(), 1);
+    }
+    for (_, child) in &moves {
+        prop_assert_eq!(
+            child.total_seeds(),
+            pos.total_seeds(),
+            "seeds not conserved"
+        );
+        prop_assert_eq!(child.n(), pos.n());
+        // Captured seeds never go back to the board.
+        for side in Side::BOTH {
+            prop_assert!(child.captured(side) >= pos.captured(side));
+        }
+    }
+    // `play` accepts a move exactly when it is listed, with the same result.
+    let candidates = (1..=pos.n() as u8 + 1).map(Move::Pit).chain([Move::Pass]);
+    for mv in candidates {
+        let listed = moves.iter().find(|(m, _)| *m == mv).map(|(_, c)| *c);
+        match (listed, play::<R>(pos, mv)) {
+            (Some(c), Ok(p)) => prop_assert_eq!(c, p),
+            (None, Err(_)) => {}
+            (l, r) => prop_assert!(false, "{pos}: move {mv}: listed {l:?}, play {r:?}"),
+        }
+    }
+    Ok(())
+}
+
+fn round_trips(pos: &Position) -> Result<(), TestCaseError> {
+    let text = pos.to_string();
+    prop_assert_eq!(text.parse::<Position>().unwrap(), *pos);
+    let n = pos.n();
+    if fits(2 * n + 2, pos.total_seeds()) {
+        let key = PackedPosition::new(pos).expect("fits");
+        prop_assert_eq!(key.unpack(n), Some(*pos));
+    } else {
+        prop_assert!(PackedPosition::new(pos).is_none());
+    }
+    if fits(2 * n, pos.board_seeds()) {
+        let key = PackedBoard::new(pos).expect("fits");
+        prop_assert_eq!(
+            key.unpack(n, [pos.captured(Side::South), pos.captured(Side::North)]),
+            Some(*pos)
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn moves_conserve_seeds_and_agree_with_play(g in game(), pos in position()) {
+        dispatch!(g, R => check_moves::<R>(&pos))?;
+    }
+
+    #[test]
+    fn played_positions_conserve_seeds_and_agree_with_play(
+        (g, pos) in game().prop_flat_map(|g| (Just(g), played(g)))
+    ) {
+        dispatch!(g, R => check_moves::<R>(&pos))?;
+        round_trips(&pos)?;
+    }
+
+    #[test]
+    fn notation_and_keys_round_trip(pos in position()) {
+        round_trips(&pos)?;
+    }
+
+    #[test]
+    fn rank_unrank_round_trip_on_large_indexes(
+        pits in 2usize..=24,
+        seeds in 0usize..=48,
+        r in any::<u64>(),
+    ) {
+        let ix = Indexer::new(pits, seeds).unwrap();
+        let r = r % ix.count();
+        let mut counts = vec![0u8; pits];
+        ix.unrank(r, &mut counts);
+        prop_assert_eq!(counts.iter().map(|&c| usize::from(c)).sum::<usize>(), seeds);
+        prop_assert_eq!(ix.rank(&counts), r);
+    }
+}
+
+/// Every distribution of up to 6 seeds over 2..=6 pits (1 to 3 pits a row):
+/// the packed keys of all positions with either side to move are distinct
+/// and unpack to the position; ranks cover `0..count` exactly once.
+#[test]
+fn packing_and_ranking_are_bijections_on_small_boards() {
+    for n in 1..=3usize {
+        for k in 0..=6usize {
+            let ix = Indexer::new(2 * n, k).unwrap();
+            let mut keys = std::collections::HashSet::new();
+            let mut counts = vec![0u8; 2 * n];
+            for r in 0..ix.count() {
+                ix.unrank(r, &mut counts);
+                assert_eq!(ix.rank(&counts), r);
+                for side in Side::BOTH {
+                    let setup = Setup {
+                        to_move: side,
+                        south: counts[..n].iter().map(|&c| c.into()).collect(),
+                        north: counts[n..].iter().map(|&c| c.into()).collect(),
+                        captured: ByPlayer::new(1, 2),
+                    };
+                    let pos = Position::from_setup(&setup).unwrap();
+                    let board = PackedBoard::new(&pos).unwrap();
+                    assert_eq!(board.unpack(n, [1, 2]), Some(pos));
+                    let full = PackedPosition::new(&pos).unwrap();
+                    assert_eq!(full.unpack(n), Some(pos));
+                    assert!(keys.insert(board), "duplicate key for {pos}");
+                }
+            }
+            assert_eq!(keys.len() as u64, 2 * ix.count());
+        }
+    }
+}
