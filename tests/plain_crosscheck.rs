@@ -38,7 +38,9 @@ fn compare(game: Game, pos: &Position, failures: &mut Vec<String>) {
     let ours = engine_lines(&variant, pos);
     let theirs = plain::moves_output(game.name(), &plain::parse_pos(&pos.to_string()));
     if ours != theirs && failures.len() < 20 {
-        failures.push(format!("{game} \"{pos}\":\n  engine {ours:?}\n  plain  {theirs:?}"));
+        failures.push(format!(
+            "{game} \"{pos}\":\n  engine {ours:?}\n  plain  {theirs:?}"
+        ));
     }
 }
 
