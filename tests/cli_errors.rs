@@ -1,0 +1,472 @@
+//! Bad input to the `mancala` command line (see `shared/spec/interface.md`):
+//! every error is exit status 2, nothing on stdout, a message on stderr, and
+//! never a panic. Also: the start position is the default `--position`.
+
+use std::process::{Command, Output};
+
+const KALAH_START: &str = "S 4,4,4,4,4,4/4,4,4,4,4,4 0-0";
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .output()
+        .expect("could not start the mancala binary")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn describe(args: &[&str], out: &Output) -> String {
+    format!(
+        "mancala {:?}\n  status: {:?}\n  stdout: {:?}\n  stderr: {:?}",
+        args,
+        out.status.code(),
+        text(&out.stdout),
+        text(&out.stderr)
+    )
+}
+
+/// The command must fail cleanly: exit status 2, empty stdout, a non-empty
+/// message on stderr that is not a panic. Returns stderr.
+fn assert_bad(args: &[&str]) -> String {
+    let out = run(args);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "expected exit status 2\n{}",
+        describe(args, &out)
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "stdout must be empty on error\n{}",
+        describe(args, &out)
+    );
+    let err = text(&out.stderr);
+    assert!(
+        !err.trim().is_empty(),
+        "stderr must say what is wrong\n{}",
+        describe(args, &out)
+    );
+    assert!(
+        !err.contains("panicked"),
+        "must not panic\n{}",
+        describe(args, &out)
+    );
+    err
+}
+
+/// The command must succeed with exit status 0; returns stdout's lines.
+fn assert_ok(args: &[&str]) -> Vec<String> {
+    let out = run(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "expected success\n{}",
+        describe(args, &out)
+    );
+    text(&out.stdout).lines().map(|l| l.to_string()).collect()
+}
+
+/// A bad game spec is refused by `moves` (with and without a position) and
+/// by `apply`.
+fn bad_game(game: &str) {
+    assert_bad(&["moves", "--game", game]);
+    assert_bad(&["moves", "--game", game, "--position", KALAH_START]);
+    assert_bad(&["apply", "--game", game, "--position", KALAH_START, "1"]);
+}
+
+/// A bad position is refused by both `moves` and `apply`.
+fn bad_position(game: &str, pos: &str) {
+    assert_bad(&["moves", "--game", game, "--position", pos]);
+    assert_bad(&["apply", "--game", game, "--position", pos, "1"]);
+}
+
+/// An illegal move sequence is refused by `apply`.
+fn bad_moves(game: &str, pos: &str, mvs: &[&str]) -> String {
+    let mut args = vec!["apply", "--game", game, "--position", pos];
+    args.extend_from_slice(mvs);
+    assert_bad(&args)
+}
+
+// ---------------------------------------------------------------- game spec
+
+#[test]
+fn unknown_game_name_is_rejected() {
+    for g in [
+        "chess",
+        "oware",
+        "kala",
+        "kalah2",
+        "djenon",
+        "djenon_abe",
+        "djenonabe",
+        "mancala",
+    ] {
+        bad_game(g);
+    }
+}
+
+#[test]
+fn upper_case_game_name_is_rejected() {
+    for g in [
+        "Kalah",
+        "KALAH",
+        "Awari",
+        "AKON",
+        "Djenon-Abe",
+        "Anywoli",
+        "DAKON:7x7",
+    ] {
+        bad_game(g);
+    }
+}
+
+#[test]
+fn empty_game_spec_is_rejected() {
+    bad_game("");
+    bad_game(":6x4");
+}
+
+#[test]
+fn zero_board_size_is_rejected() {
+    for g in [
+        "kalah:0x4",
+        "awari:0x4",
+        "akon:0x5",
+        "djenon-abe:0x4",
+        "anywoli:0x4",
+        "dakon:0x7",
+    ] {
+        bad_game(g);
+    }
+}
+
+#[test]
+fn malformed_size_is_rejected() {
+    for g in [
+        "kalah:",
+        "kalah:6",
+        "kalah:6x",
+        "kalah:x4",
+        "kalah:x",
+        "kalah:6x4x",
+        "kalah:6x4x4",
+        "kalah:6x4:1",
+        "kalah:6-4",
+        "kalah:6*4",
+        "kalah:6,4",
+        "kalah:ax4",
+        "kalah:6xb",
+        "kalah:-6x4",
+        "kalah:6x-4",
+        "kalah::6x4",
+        "kalah6x4",
+    ] {
+        bad_game(g);
+    }
+}
+
+#[test]
+fn absurd_board_size_is_rejected() {
+    for g in [
+        "kalah:1000x4",
+        "kalah:6x1000",
+        "kalah:1000000x1000000",
+        "kalah:99999999999999999999x4",
+        "kalah:6x99999999999999999999",
+    ] {
+        bad_game(g);
+    }
+}
+
+#[test]
+fn game_size_with_more_than_255_seeds_is_rejected() {
+    // 2*n*s > 255.
+    for g in [
+        "kalah:6x22",
+        "awari:6x22",
+        "akon:7x19",
+        "djenon-abe:6x22",
+        "anywoli:12x11",
+        "dakon:7x19",
+        "kalah:128x1",
+    ] {
+        bad_game(g);
+    }
+}
+
+// ---------------------------------------------------------------- position
+
+#[test]
+fn empty_position_is_rejected() {
+    bad_position("kalah", "");
+    bad_position("kalah", " ");
+    bad_position("kalah:6x4", "");
+}
+
+#[test]
+fn position_with_wrong_field_count_is_rejected() {
+    for p in [
+        "S",
+        "S 4,4,4,4,4,4/4,4,4,4,4,4",
+        "4,4,4,4,4,4/4,4,4,4,4,4 0-0",
+        "S 4,4,4,4,4,4/4,4,4,4,4,4 0-0 x",
+        "S 4,4,4,4,4,4/4,4,4,4,4,4 0-0 N",
+        "S 4,4,4,4,4,4 4,4,4,4,4,4 0-0",
+    ] {
+        bad_position("kalah", p);
+    }
+}
+
+#[test]
+fn position_with_wrong_row_separator_is_rejected() {
+    for p in [
+        "S 4,4,4,4,4,4,4,4,4,4,4,4 0-0",
+        "S 4,4,4/4,4,4/4,4,4 0-0",
+        "S / 0-0",
+        "S 4,4,4,4,4,4/ 0-0",
+        "S /4,4,4,4,4,4 0-0",
+    ] {
+        bad_position("kalah", p);
+    }
+}
+
+#[test]
+fn position_with_non_numbers_is_rejected() {
+    for p in [
+        "S 4,4,a,4,4,4/4,4,4,4,4,4 0-0",
+        "S 4,4,4,4,4,4/4,4,4,4,4,x 0-0",
+        "S 4,4,4.5,4,4,4/4,4,4,4,4,4 0-0",
+        "S 4,,4,4,4,4/4,4,4,4,4,4 0-0",
+        "S 4,4,4,4,4,4,/4,4,4,4,4,4 0-0",
+        "S 4,4,4,4,4,4/4,4,4,4,4,4 a-0",
+        "S 4,4,4,4,4,4/4,4,4,4,4,4 0-b",
+        "S 4,4,4,4,4,4/4,4,4,4,4,4 0",
+        "S 4,4,4,4,4,4/4,4,4,4,4,4 0-0-0",
+        "S 4,4,4,4,4,4/4,4,4,4,4,4 0:0",
+        "S 4,4,4,4,4,4/4,4,4,4,4,4 -",
+        "S 4,4,4,4,4,4/4,4,4,4,4,4 0-",
+        "S 4,4,4,4,4,4/4,4,4,4,4,4 -0",
+    ] {
+        bad_position("kalah", p);
+    }
+}
+
+#[test]
+fn position_with_negative_numbers_is_rejected() {
+    for p in [
+        "S 4,4,-1,4,4,4/4,4,4,4,4,4 0-0",
+        "S 4,4,4,4,4,4/-4,4,4,4,4,4 0-0",
+        "S 4,4,4,4,4,4/4,4,4,4,4,4 -1-0",
+        "S 4,4,4,4,4,4/4,4,4,4,4,4 0--1",
+    ] {
+        bad_position("kalah", p);
+    }
+}
+
+#[test]
+fn position_with_rows_of_unequal_length_is_rejected() {
+    for p in [
+        "S 4,4,4,4,4/4,4,4,4,4,4 0-0",
+        "S 4,4,4,4,4,4/4,4,4,4,4,4,4 0-0",
+        "S 4/4,4 0-0",
+    ] {
+        bad_position("kalah", p);
+        bad_position("dakon", p);
+    }
+}
+
+#[test]
+fn position_with_wrong_row_length_for_game_size_is_rejected() {
+    // 48 seeds but 5 pits a row.
+    bad_position("kalah:6x4", "S 4,4,4,4,4/4,4,4,4,4 8-0");
+    // 70 seeds but 6 pits a row.
+    bad_position("akon:7x5", "S 5,5,5,5,5,5/5,5,5,5,5,5 5-5");
+    // Default size of a sized name: dakon:3x3 wants 3 pits a row.
+    bad_position("dakon:3x3", "S 2,2,2,3/2,2,2,3 0-0");
+}
+
+#[test]
+fn position_with_wrong_total_for_game_size_is_rejected() {
+    bad_position("kalah:6x4", "S 4,4,4,4,4,4/4,4,4,4,4,4 1-0");
+    bad_position("kalah:6x4", "S 4,4,4,4,4,4/4,4,4,4,4,3 0-0");
+    bad_position("kalah:6x4", "S 0,0,0,0,0,0/0,0,0,0,0,0 0-0");
+    bad_position("dakon:3x3", "S 3,3,3/3,3,3 1-0");
+    bad_position("akon:3x4", "S 4,4,4/4,4,4 0-1");
+}
+
+#[test]
+fn position_with_more_than_255_seeds_is_rejected() {
+    // Bare game names accept any total within the limits: 260 is over.
+    bad_position("kalah", "S 200,0,0,0,0,0/0,0,0,0,0,0 30-30");
+    bad_position("kalah", "S 300,0,0,0,0,0/0,0,0,0,0,1 0-0");
+    bad_position("kalah", "S 4,4,4,4,4,4/4,4,4,4,4,4 300-0");
+    bad_position("kalah", "S 99999999999999999999,0,0,0,0,0/0,0,0,0,0,1 0-0");
+    bad_position("awari", "S 100,100,0,0,0,0/0,0,0,0,0,56 0-0");
+}
+
+#[test]
+fn position_with_bad_side_letter_is_rejected() {
+    for side in ["X", "W", "E", "SN", "1", "-", "South"] {
+        let p = format!("{} 4,4,4,4,4,4/4,4,4,4,4,4 0-0", side);
+        bad_position("kalah", &p);
+    }
+}
+
+// ---------------------------------------------------------------- moves
+
+#[test]
+fn move_zero_is_illegal() {
+    bad_moves("kalah", KALAH_START, &["0"]);
+    bad_moves("dakon:3x3", "S 3,3,3/3,3,3 0-0", &["0"]);
+}
+
+#[test]
+fn move_past_last_pit_is_illegal() {
+    // n+1
+    bad_moves("kalah", KALAH_START, &["7"]);
+    bad_moves("dakon:3x3", "S 3,3,3/3,3,3 0-0", &["4"]);
+    bad_moves(
+        "anywoli:12x4",
+        "S 4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 0-0",
+        &["13"],
+    );
+    bad_moves("kalah", KALAH_START, &["100"]);
+    bad_moves("kalah", KALAH_START, &["99999999999999999999"]);
+}
+
+#[test]
+fn move_from_empty_pit_is_illegal() {
+    bad_moves("kalah", "S 0,4,4,4,4,4/4,4,4,4,4,4 0-0", &["1"]);
+    bad_moves("akon:3x4", "S 4,0,8/4,4,4 0-0", &["2"]);
+    // After the extra move of S3 (4 seeds into S4, S5, S6 and the store),
+    // S3 is empty.
+    bad_moves("kalah", KALAH_START, &["3", "3"]);
+}
+
+#[test]
+fn pass_when_not_allowed_is_illegal() {
+    bad_moves("kalah", KALAH_START, &["pass"]);
+    bad_moves("awari", KALAH_START, &["pass"]);
+    bad_moves("djenon-abe", KALAH_START, &["pass"]);
+    bad_moves("anywoli", "S 1,0,0,0/1,2,3,0 3-4", &["pass"]);
+    bad_moves("dakon:3x3", "S 3,3,3/3,3,3 0-0", &["pass"]);
+}
+
+#[test]
+fn pit_move_when_pass_is_required_is_illegal() {
+    // South's row is empty: only `pass`.
+    bad_moves("anywoli", "S 0,0,0,0/1,2,3,0 3-4", &["1"]);
+    bad_moves("djenon-abe", "S 0,0,0/2,0,1 3-4", &["3"]);
+}
+
+#[test]
+fn garbage_moves_are_illegal() {
+    for mv in ["x", "", "-1", "1.0", "one", "1,2", "S1", "PASS", "p"] {
+        bad_moves("kalah", KALAH_START, &[mv]);
+    }
+}
+
+#[test]
+fn illegal_move_later_in_a_sequence_prints_nothing() {
+    // 1 is legal for South, then North may not pass.
+    bad_moves("kalah", KALAH_START, &["1", "pass"]);
+    bad_moves("kalah", KALAH_START, &["1", "x"]);
+    bad_moves("kalah", KALAH_START, &["1", "7"]);
+}
+
+#[test]
+fn no_move_is_legal_on_a_terminal_position() {
+    // North's row is empty: the game is over.
+    bad_moves("kalah", "S 1,0,0,0,0,1/0,0,0,0,0,0 28-18", &["1"]);
+    bad_moves("dakon", "N 2,0,1/0,0,0 10-5", &["pass"]);
+    bad_moves("djenon-abe", "S 0,0,0/0,0,0 9-9", &["pass"]);
+}
+
+#[test]
+fn illegal_move_message_names_the_move() {
+    let err = bad_moves("kalah", KALAH_START, &["7"]);
+    assert!(
+        err.contains('7'),
+        "the message should name the move 7: {:?}",
+        err
+    );
+    let err = bad_moves("kalah", "S 0,4,4,4,4,4/4,4,4,4,4,4 0-0", &["1"]);
+    assert!(
+        err.contains('1'),
+        "the message should name the move 1: {:?}",
+        err
+    );
+}
+
+#[test]
+fn unknown_command_is_rejected() {
+    assert_bad(&["frobnicate", "--game", "kalah"]);
+}
+
+// ---------------------------------------------------------------- defaults
+
+#[test]
+fn start_position_is_the_default() {
+    // Kalah start, worked by hand: 1 and 2 stay in South's row; 3 ends in
+    // the store (extra move); 4, 5, 6 pass the store and feed North.
+    let kalah_start_moves = vec![
+        "1\tN 0,5,5,5,5,4/4,4,4,4,4,4 0-0",
+        "2\tN 4,0,5,5,5,5/4,4,4,4,4,4 0-0",
+        "3\tS 4,4,0,5,5,5/4,4,4,4,4,4 1-0",
+        "4\tN 4,4,4,0,5,5/5,4,4,4,4,4 1-0",
+        "5\tN 4,4,4,4,0,5/5,5,4,4,4,4 1-0",
+        "6\tN 4,4,4,4,4,0/5,5,5,4,4,4 1-0",
+    ];
+    assert_eq!(assert_ok(&["moves", "--game", "kalah"]), kalah_start_moves);
+    assert_eq!(
+        assert_ok(&["moves", "--game", "kalah:6x4"]),
+        kalah_start_moves
+    );
+    assert_eq!(
+        assert_ok(&["moves", "--game", "kalah", "--position", KALAH_START]),
+        kalah_start_moves
+    );
+    // apply from the default start position of a sized game.
+    assert_eq!(
+        assert_ok(&["apply", "--game", "dakon:3x3", "1"]),
+        vec!["S 0,4,4/3,3,3 1-0"]
+    );
+    assert_eq!(
+        assert_ok(&["apply", "--game", "awari:3x2", "1"]),
+        vec!["N 0,3,3/2,2,2 0-0"]
+    );
+    assert_eq!(
+        assert_ok(&["apply", "--game", "kalah", "3", "1"]),
+        vec!["N 0,5,1,6,6,5/4,4,4,4,4,4 1-0"]
+    );
+    // Every game's default size: the default position is the start.
+    for (game, n, s) in [
+        ("kalah", 6, 4),
+        ("awari", 6, 4),
+        ("akon", 7, 5),
+        ("djenon-abe", 6, 4),
+        ("anywoli", 12, 4),
+        ("dakon", 7, 7),
+    ] {
+        let row = vec![s.to_string(); n].join(",");
+        let start = format!("S {}/{} 0-0", row, row);
+        let default = assert_ok(&["moves", "--game", game]);
+        let explicit = assert_ok(&["moves", "--game", game, "--position", &start]);
+        assert!(!default.is_empty(), "{}: no moves from the start", game);
+        assert_eq!(
+            default, explicit,
+            "{}: default position is not {:?}",
+            game, start
+        );
+        let sized = format!("{}:{}x{}", game, n, s);
+        assert_eq!(
+            assert_ok(&["moves", "--game", &sized]),
+            explicit,
+            "{}: not the same start as {}",
+            sized,
+            game
+        );
+    }
+}
