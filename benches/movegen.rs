@@ -1,12 +1,20 @@
 //! Move generation speed: perft leaves per second from the start position of
-//! every game at its traditional size (one thread).
+//! every game at its traditional size (one thread), two ways:
+//!
+//! - `perft`: the last ply's moves are counted without being made where the
+//!   game allows it (`Rules::count_moves`), the usual perft measure;
+//! - `perft_full`: every leaf is made (sown), the rate of making moves.
 //!
 //! Run with `cargo bench --bench movegen`; criterion reports the throughput
 //! in leaf positions per second ("elem/s"). The leaf counts are printed
 //! first, so a change to move generation shows up as a changed count.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use mancala::{dispatch, perft::perft, Game, Variant};
+use mancala::{
+    dispatch,
+    perft::{perft, perft_full},
+    Game, Variant,
+};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -38,6 +46,24 @@ fn movegen(c: &mut Criterion) {
             BenchmarkId::new(variant.to_string(), d),
             &start,
             |b, start| b.iter(|| dispatch!(game, R => perft::<R>(black_box(start), d))),
+        );
+    }
+    group.finish();
+    let mut group = c.benchmark_group("perft_full");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(5))
+        .warm_up_time(Duration::from_secs(1));
+    for game in Game::ALL {
+        let variant = Variant::standard(game);
+        let start = variant.start();
+        let d = depth(game);
+        let leaves = dispatch!(game, R => perft_full::<R>(&start, d));
+        group.throughput(Throughput::Elements(leaves));
+        group.bench_with_input(
+            BenchmarkId::new(variant.to_string(), d),
+            &start,
+            |b, start| b.iter(|| dispatch!(game, R => perft_full::<R>(black_box(start), d))),
         );
     }
     group.finish();

@@ -67,6 +67,12 @@ fn choose(a: u64, b: u64) -> u128 {
     r
 }
 
+/// Number of distributions of at most `seeds` seeds over `pits` pits,
+/// `C(seeds + pits, pits)` (saturating).
+pub fn boards_up_to(pits: usize, seeds: usize) -> u128 {
+    choose((seeds + pits) as u64, pits as u64)
+}
+
 impl Indexer {
     /// The index of `seeds` seeds over `pits` pits.
     pub fn new(pits: usize, seeds: usize) -> Result<Indexer, IndexError> {

@@ -34,6 +34,7 @@ pub mod notation;
 pub mod packed;
 pub mod perft;
 pub mod position;
+pub mod search;
 pub mod side;
 pub mod variant;
 

@@ -14,17 +14,37 @@ pub fn perft<R: Rules>(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        // Bulk counting: the last ply's moves are counted, not made (where
+        // the game allows; see `Rules::count_moves`).
+        return R::count_moves(pos).unwrap_or(0) as u64;
+    }
+    let mut moves = MoveList::new();
+    if R::generate(pos, &mut moves).is_some() {
+        return 0;
+    }
+    moves
+        .iter()
+        .map(|(_, child)| perft::<R>(child, depth - 1))
+        .sum()
+}
+
+/// The same count as [`perft`], but every leaf position is made (its move
+/// sown): the rate of this one is the rate of making moves.
+pub fn perft_full<R: Rules>(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
     let mut moves = MoveList::new();
     if R::generate(pos, &mut moves).is_some() {
         return 0;
     }
     if depth == 1 {
-        // Bulk counting: the children need not be expanded.
         return moves.len() as u64;
     }
     moves
         .iter()
-        .map(|(_, child)| perft::<R>(child, depth - 1))
+        .map(|(_, child)| perft_full::<R>(child, depth - 1))
         .sum()
 }
 

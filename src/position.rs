@@ -247,6 +247,8 @@ impl Position {
     pub(crate) fn sow_ring(&mut self, from: usize, len: usize) -> usize {
         let size = 2 * self.n();
         debug_assert!(from < size && len <= size);
+        // A plain loop measured faster than two straight runs or a
+        // word-at-a-time add for the short laps that dominate play.
         let mut place = from;
         for _ in 0..len {
             place += 1;

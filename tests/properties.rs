@@ -60,6 +60,11 @@ fn check_moves<R: Rules>(pos: &Position) -> Result<(), TestCaseError> {
     let mut moves = MoveList::new();
     let terminal = R::generate(pos, &mut moves);
     prop_assert_eq!(terminal.is_some(), moves.is_empty());
+    // Counting moves without making them agrees with generating them.
+    prop_assert_eq!(
+        R::count_moves(pos),
+        terminal.is_none().then_some(moves.len())
+    );
     if let Some(score) = terminal {
         // Final scores share out at most the seeds of the position.
         prop_assert!(usize::from(score.south) + usize::from(score.north) <= pos.total_seeds());

@@ -1,12 +1,15 @@
 //! The command-line interface: one file per subcommand, each an `Args`
 //! struct and a `run` that validates all input before writing anything.
 
+pub mod analyse;
 pub mod apply;
 pub mod moves;
 pub mod perft;
 pub mod show;
+pub mod solve;
 
 use clap::{Args, Parser, Subcommand};
+use mancala::search::{Options, Solver};
 use mancala::{MoveError, NotationError, Position, Variant, VariantError};
 use std::io::Write;
 use thiserror::Error;
@@ -31,6 +34,10 @@ pub enum Command {
     Show(show::Args),
     /// Count the move sequences of each length from a position.
     Perft(perft::Args),
+    /// Solve a position exactly: its game value and a best move.
+    Solve(solve::Args),
+    /// The exact value of every legal move of a position.
+    Analyse(analyse::Args),
 }
 
 /// What every command reads: the game and a position of it.
@@ -57,6 +64,88 @@ impl GameArgs {
         };
         Ok((variant, pos))
     }
+}
+
+/// How to search: threads, table memory, progress display.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Search threads (default: every core; 1 is deterministic).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Transposition table size in MiB (default 2048; never more than the
+    /// position can use).
+    #[arg(long, value_name = "MB", default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub tt_mb: u64,
+    /// No progress display on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl SearchArgs {
+    /// A solver for searches from `pos`: the table is no larger than the
+    /// boards the position can reach could fill.
+    pub fn solver(&self, pos: &Position) -> Result<Solver, CliError> {
+        let boards = mancala::index::boards_up_to(2 * pos.n(), pos.board_seeds()).saturating_mul(2);
+        let useful = boards.saturating_mul(2 * mancala::search::tt::ENTRY_BYTES as u128);
+        let bytes = (u128::from(self.tt_mb) << 20).min(useful).max(1 << 16);
+        let mut options = Options {
+            tt_bytes: bytes as usize,
+            ..Options::default()
+        };
+        if let Some(t) = self.threads {
+            options.threads = usize::from(t);
+        }
+        Ok(Solver::new(options))
+    }
+
+    /// Runs `work`, showing the solver's progress on stderr (nodes, rate,
+    /// bounds on the value) when stderr is a terminal and not `--quiet`.
+    pub fn with_progress<T: Send>(&self, solver: &Solver, work: impl FnOnce() -> T + Send) -> T {
+        use std::io::IsTerminal;
+        if self.quiet || !std::io::stderr().is_terminal() {
+            return work();
+        }
+        let done = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| progress_loop(solver, &done));
+            let result = work();
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            result
+        })
+    }
+}
+
+fn progress_loop(solver: &Solver, done: &std::sync::atomic::AtomicBool) {
+    use std::sync::atomic::Ordering::Relaxed;
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+            .expect("valid template"),
+    );
+    let start = std::time::Instant::now();
+    // Show nothing for solves that take only a moment.
+    while !done.load(Relaxed) {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        if start.elapsed().as_millis() < 500 {
+            continue;
+        }
+        let p = solver.progress();
+        let nodes = p.shared.nodes.load(Relaxed);
+        let rate = nodes as f64 / start.elapsed().as_secs_f64();
+        let (lo, hi) = (p.lower.load(Relaxed), p.upper.load(Relaxed));
+        let bounds = if lo == i32::MIN {
+            "..".to_string()
+        } else {
+            format!("{lo}..{hi}")
+        };
+        bar.set_message(format!(
+            "{:.1} M nodes, {:.1} M nodes/s, value in {bounds}",
+            nodes as f64 / 1e6,
+            rate / 1e6
+        ));
+        bar.tick();
+    }
+    bar.finish_and_clear();
 }
 
 /// A command failure: bad input (exit status 2) or an output error.
@@ -90,5 +179,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Apply(a) => apply::run(&a, out),
         Command::Show(a) => show::run(&a, out),
         Command::Perft(a) => perft::run(&a, out),
+        Command::Solve(a) => solve::run(&a, out),
+        Command::Analyse(a) => analyse::run(&a, out),
     }
 }

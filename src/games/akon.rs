@@ -27,13 +27,12 @@ impl Rules for Akon {
         "it leaves the opponent without seeds while another move does not (no starving)";
 
     #[inline]
-    fn sow(pos: &Position, pit: usize) -> Option<Position> {
-        let n = pos.n();
-        let me = pos.to_move;
+    fn sow(p: &mut Position, pit: usize) -> bool {
+        let n = p.n();
+        let me = p.to_move;
         let opp = me.other().base(n);
         let origin = me.base(n) + pit;
         let size = 2 * n;
-        let mut p = *pos;
         let hand = usize::from(p.pits[origin]);
         p.pits[origin] = 0;
         let last = if hand <= size {
@@ -68,7 +67,7 @@ impl Rules for Akon {
             }
         }
         p.to_move = me.other();
-        Some(p)
+        true
     }
 
     #[inline]
@@ -79,8 +78,27 @@ impl Rules for Akon {
             return Some(board_to(pos, me.other()));
         }
         push_sowings::<Akon>(pos, moves);
-        no_starving(pos, moves);
+        // A pit with 4 or more seeds either receives a seed (then holds 5
+        // or more: not taken; in pit 1 only one seed is ever taken) or lies
+        // beyond the last seed, where the capture chain never goes.
+        no_starving(pos, moves, 4);
         None
+    }
+
+    #[inline]
+    fn count_moves(pos: &Position) -> Option<usize> {
+        let me = pos.to_move;
+        if pos.row_is_empty(me) {
+            return None;
+        }
+        // As in `generate`: with an opponent's pit this full no move
+        // starves him, so every non-empty pit is legal.
+        if pos.row(me.other()).iter().any(|&c| c >= 4) {
+            return Some(super::nonempty_pits(pos));
+        }
+        let mut moves = MoveList::new();
+        Self::generate(pos, &mut moves);
+        Some(moves.len())
     }
 }
 

@@ -33,16 +33,15 @@ impl Rules for Anywoli {
     const GAME: Game = Game::Anywoli;
     const REFUSAL: &'static str = "Anywoli refuses no move with seeds";
 
-    fn sow(pos: &Position, pit: usize) -> Option<Position> {
-        let n = pos.n();
-        let me = pos.to_move;
+    fn sow(p: &mut Position, pit: usize) -> bool {
+        let n = p.n();
+        let me = p.to_move;
         let size = 2 * n;
-        let mut p = *pos;
         let mut place = me.base(n) + pit;
         let mut hand = p.pits[place];
         p.pits[place] = 0;
         // Seeds on the board and in the hand.
-        let mut left = pos.board_seeds();
+        let mut left = p.board_seeds() + usize::from(hand);
         let mut guard = LapGuard::new();
         loop {
             while hand > 0 {
@@ -59,30 +58,30 @@ impl Rules for Anywoli {
                     p.captured[owner.index()] += 4;
                     left -= 4;
                     if left <= END_AT {
-                        end_at_four(&mut p, owner, left);
+                        end_at_four(p, owner, left);
                         p.to_move = me.other();
-                        return Some(p);
+                        return true;
                     }
                 }
             }
             match p.pits[place] {
                 1 => {
                     p.to_move = me.other();
-                    return Some(p);
+                    return true;
                 }
                 4 => {
                     p.pits[place] = 0;
                     p.captured[me.index()] += 4;
                     left -= 4;
                     if left <= END_AT {
-                        end_at_four(&mut p, me, left);
+                        end_at_four(p, me, left);
                     }
                     // Extra move: the mover stays.
-                    return Some(p);
+                    return true;
                 }
                 _ => {
                     if guard.repeats(&p.pits, place) {
-                        return None;
+                        return false;
                     }
                     hand = p.pits[place];
                     p.pits[place] = 0;

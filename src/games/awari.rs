@@ -24,12 +24,11 @@ impl Rules for Awari {
         "it leaves the opponent without seeds while another move feeds him (no starving)";
 
     #[inline(always)]
-    fn sow(pos: &Position, pit: usize) -> Option<Position> {
-        let n = pos.n();
-        let me = pos.to_move;
+    fn sow(p: &mut Position, pit: usize) -> bool {
+        let n = p.n();
+        let me = p.to_move;
         let opp = me.other().base(n);
         let origin = me.base(n) + pit;
-        let mut p = *pos;
         let mut hand = usize::from(p.pits[origin]);
         p.pits[origin] = 0;
         let size = 2 * n;
@@ -78,7 +77,7 @@ impl Rules for Awari {
             p.captured[me.index()] += taken;
         }
         p.to_move = me.other();
-        Some(p)
+        true
     }
 
     #[inline]
@@ -89,8 +88,27 @@ impl Rules for Awari {
             return Some(board_to(pos, me.other()));
         }
         push_sowings::<Awari>(pos, moves);
-        no_starving(pos, moves);
+        // A pit with 3 or more seeds either receives a seed (then holds 4
+        // or more: not taken) or lies beyond the last seed, where the
+        // capture chain (running backwards from the last seed) never goes.
+        no_starving(pos, moves, 3);
         None
+    }
+
+    #[inline]
+    fn count_moves(pos: &Position) -> Option<usize> {
+        let me = pos.to_move;
+        if pos.row_is_empty(me) {
+            return None;
+        }
+        // As in `generate`: with an opponent's pit this full no move
+        // starves him, so every non-empty pit is legal.
+        if pos.row(me.other()).iter().any(|&c| c >= 3) {
+            return Some(super::nonempty_pits(pos));
+        }
+        let mut moves = MoveList::new();
+        Self::generate(pos, &mut moves);
+        Some(moves.len())
     }
 }
 

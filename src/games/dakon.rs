@@ -27,13 +27,12 @@ impl Rules for Dakon {
     const GAME: Game = Game::Dakon;
     const REFUSAL: &'static str = "Dakon refuses no move with seeds";
 
-    fn sow(pos: &Position, pit: usize) -> Option<Position> {
-        let n = pos.n();
-        let me = pos.to_move;
+    fn sow(p: &mut Position, pit: usize) -> bool {
+        let n = p.n();
+        let me = p.to_move;
         let own = me.base(n);
         let opp = me.other().base(n);
         let ring = 2 * n + 1;
-        let mut p = *pos;
         // Ring places relative to the mover: 0..n own pits, n the own
         // store, n+1..=2n the opponent's pits.
         let mut place = pit;
@@ -57,7 +56,7 @@ impl Rules for Dakon {
             }
             if place == n {
                 // Extra move.
-                return Some(p);
+                return true;
             }
             let abs = if place < n {
                 own + place
@@ -66,7 +65,7 @@ impl Rules for Dakon {
             };
             if p.pits[abs] >= 2 {
                 if guard.repeats(&p.pits, place) {
-                    return None;
+                    return false;
                 }
                 hand = p.pits[abs];
                 p.pits[abs] = 0;
@@ -91,7 +90,7 @@ impl Rules for Dakon {
                 }
             }
             p.to_move = me.other();
-            return Some(p);
+            return true;
         }
     }
 

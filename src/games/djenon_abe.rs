@@ -45,11 +45,10 @@ impl Rules for DjenonAbe {
     const GAME: Game = Game::DjenonAbe;
     const REFUSAL: &'static str = "the opponent's row is empty and this move does not feed it";
 
-    fn sow(pos: &Position, pit: usize) -> Option<Position> {
-        let n = pos.n();
-        let me = pos.to_move;
+    fn sow(p: &mut Position, pit: usize) -> bool {
+        let n = p.n();
+        let me = p.to_move;
         let size = 2 * n;
-        let mut p = *pos;
         let mut place = me.base(n) + pit;
         let mut hand = p.pits[place];
         p.pits[place] = 0;
@@ -82,7 +81,7 @@ impl Rules for DjenonAbe {
                 }
                 _ => {
                     if guard.repeats(&p.pits, place) {
-                        return None;
+                        return false;
                     }
                     hand = p.pits[place];
                     p.pits[place] = 0;
@@ -90,7 +89,7 @@ impl Rules for DjenonAbe {
             }
         }
         p.to_move = me.other();
-        Some(p)
+        true
     }
 
     fn generate(pos: &Position, moves: &mut MoveList) -> Option<Score> {

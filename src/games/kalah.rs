@@ -21,13 +21,17 @@ pub struct Kalah;
 impl Rules for Kalah {
     const GAME: Game = Game::Kalah;
     const REFUSAL: &'static str = "Kalah refuses no move with seeds";
+    // A move that neither captures nor reaches the store stays in the
+    // mover's row and moves seeds towards the store: the sum of the pit
+    // numbers of each player's seeds only grows between captures, so no
+    // position repeats.
+    const CYCLIC: bool = false;
 
     #[inline(always)]
-    fn sow(pos: &Position, pit: usize) -> Option<Position> {
-        let n = pos.n();
-        let me = pos.to_move;
+    fn sow(p: &mut Position, pit: usize) -> bool {
+        let n = p.n();
+        let me = p.to_move;
         let origin = me.base(n) + pit;
-        let mut p = *pos;
         let mut hand = usize::from(p.pits[origin]);
         p.pits[origin] = 0;
         // The mover's ring: own pits, own store, opponent's pits. Leaving
@@ -50,7 +54,7 @@ impl Rules for Kalah {
             // Last seed in the own store: extra move.
             p.sow_ring(origin, hand - 1);
             p.captured[me.index()] += 1;
-            return Some(p);
+            return true;
         }
         let on_board = if hand > to_store {
             p.captured[me.index()] += 1;
@@ -68,7 +72,7 @@ impl Rules for Kalah {
             p.pits[facing] = 0;
         }
         p.to_move = me.other();
-        Some(p)
+        true
     }
 
     #[inline]
@@ -82,6 +86,15 @@ impl Rules for Kalah {
         }
         push_sowings::<Kalah>(pos, moves);
         None
+    }
+
+    #[inline]
+    fn count_moves(pos: &Position) -> Option<usize> {
+        // Every non-empty pit is a legal move (no sowing can loop).
+        if pos.row_is_empty(Side::South) || pos.row_is_empty(Side::North) {
+            return None;
+        }
+        Some(super::nonempty_pits(pos))
     }
 }
 

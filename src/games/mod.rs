@@ -136,11 +136,30 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
     /// ends: the game's no-starving or feeding rule, in words.
     const REFUSAL: &'static str;
 
-    /// Sows pit `pit` (0-based, `0..n`) of the side to move, applying every
-    /// capture of the move and choosing who moves next. Returns `None` when
-    /// the sowing would go on forever. The pit must be non-empty. Does not
-    /// check the game's legality filters (no starving, feeding).
-    fn sow(pos: &Position, pit: usize) -> Option<Position>;
+    /// Whether a position can repeat. False only where a potential argument
+    /// rules repetition out (Kalah: without a capture or a seed in a store,
+    /// every move pushes the mover's seeds towards his store); a search may
+    /// then skip repetition checks.
+    const CYCLIC: bool = true;
+
+    /// Sows pit `pit` (0-based, `0..n`) of the side to move in place,
+    /// applying every capture of the move and choosing who moves next.
+    /// Returns `false` when the sowing would go on forever (and leaves `p`
+    /// unspecified). The pit must be non-empty. Does not check the game's
+    /// legality filters (no starving, feeding).
+    ///
+    /// In place, because a move generator that copies the position and
+    /// then sows the copy byte by byte pays a store-forwarding stall when
+    /// the copy is read back as a whole.
+    fn sow(p: &mut Position, pit: usize) -> bool;
+
+    /// The position after sowing `pit` of the side to move, or `None` when
+    /// the sowing would go on forever (see [`Rules::sow`]).
+    #[inline]
+    fn sown(pos: &Position, pit: usize) -> Option<Position> {
+        let mut p = *pos;
+        Self::sow(&mut p, pit).then_some(p)
+    }
 
     /// The legal moves of `pos` with the positions they lead to, written to
     /// `moves` (cleared first), in increasing pit order with `pass` last;
@@ -149,6 +168,25 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
     ///
     /// Contract: returns `None` exactly when `moves` is non-empty.
     fn generate(pos: &Position, moves: &mut MoveList) -> Option<Score>;
+
+    /// The number of legal moves of `pos`, or `None` when it is terminal:
+    /// the same as `generate(pos).len()`, but games whose legal moves are
+    /// known without sowing them (Kalah; Awari and Akon when no move can
+    /// starve the opponent) count them without making them.
+    #[inline]
+    fn count_moves(pos: &Position) -> Option<usize> {
+        let mut moves = MoveList::new();
+        match Self::generate(pos, &mut moves) {
+            Some(_) => None,
+            None => Some(moves.len()),
+        }
+    }
+}
+
+/// Number of non-empty pits of the side to move.
+#[inline]
+pub(crate) fn nonempty_pits(pos: &Position) -> usize {
+    pos.row(pos.to_move).iter().filter(|&&c| c != 0).count()
 }
 
 /// Pushes every non-empty pit of the mover whose sowing ends.
@@ -158,8 +196,11 @@ pub(crate) fn push_sowings<R: Rules>(pos: &Position, moves: &mut MoveList) {
     let base = pos.to_move.base(n);
     for k in 0..n {
         if pos.pits[base + k] != 0 {
-            if let Some(child) = R::sow(pos, k) {
-                moves.push((Move::Pit(k as u8 + 1), child));
+            // Sow straight into the list's next slot.
+            moves.push((Move::Pit(k as u8 + 1), *pos));
+            let last = moves.len() - 1;
+            if !R::sow(&mut moves[last].1, k) {
+                moves.pop();
             }
         }
     }
@@ -167,9 +208,16 @@ pub(crate) fn push_sowings<R: Rules>(pos: &Position, moves: &mut MoveList) {
 
 /// Keeps only the moves after which the opponent of the mover has seeds,
 /// unless none does (Awari's and Akon's no-starving rule).
+///
+/// `safe` is a count such that an opponent's pit holding at least `safe`
+/// seeds before the move cannot be emptied by it (the caller proves this
+/// for its game); then no move starves and the children need not be read.
 #[inline]
-pub(crate) fn no_starving(pos: &Position, moves: &mut MoveList) {
+pub(crate) fn no_starving(pos: &Position, moves: &mut MoveList, safe: u8) {
     let opp = pos.to_move.other();
+    if pos.row(opp).iter().any(|&c| c >= safe) {
+        return;
+    }
     if moves.iter().any(|(_, c)| c.row_is_empty(opp))
         && moves.iter().any(|(_, c)| !c.row_is_empty(opp))
     {
@@ -213,7 +261,7 @@ pub fn play<R: Rules>(pos: &Position, mv: Move) -> Result<Position, MoveError> {
             let pit = usize::from(k) - 1;
             if pos.pits[pos.to_move.base(pos.n()) + pit] == 0 {
                 MoveError::EmptyPit(mv)
-            } else if R::sow(pos, pit).is_none() {
+            } else if R::sown(pos, pit).is_none() {
                 MoveError::SowsForever(mv)
             } else {
                 MoveError::Refused {

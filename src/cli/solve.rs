@@ -1,0 +1,45 @@
+//! `mancala solve`: the exact value of a position and a best move.
+
+use super::{CliError, GameArgs, SearchArgs};
+use mancala::dispatch;
+use std::io::Write;
+use std::time::Instant;
+
+/// Arguments of `solve`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    game: GameArgs,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Print one JSON object: {"value", "best", "nodes", "seconds", ...}.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Prints `value V` and `best MOVE` (`-` on a terminal position).
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (variant, pos) = args.game.resolve()?;
+    let solver = args.search.solver(&pos)?;
+    let t = Instant::now();
+    let s = args.search.with_progress(
+        &solver,
+        || dispatch!(variant.game, R => solver.solve::<R>(&pos)),
+    );
+    let seconds = t.elapsed().as_secs_f64();
+    let best = s.best.map_or("-".to_string(), |m| m.to_string());
+    if args.json {
+        writeln!(
+            out,
+            "{{\"game\": \"{}\", \"position\": \"{pos}\", \"value\": {}, \"best\": \"{best}\", \"gain\": {}, \"nodes\": {}, \"seconds\": {seconds:.6}, \"threads\": {}}}",
+            variant.game,
+            s.value,
+            s.gain,
+            s.nodes,
+            solver.threads()
+        )?;
+    } else {
+        writeln!(out, "value {}\nbest {best}", s.value)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,301 @@
+//! The exact solver: MTD(f) over null-window alpha-beta searches of the
+//! future gain ([`negamax`]), a shared lock-free transposition table
+//! ([`tt`]), and parallel search with rayon.
+//!
+//! ```
+//! use mancala::search::{Options, Solver};
+//! use mancala::{games::Kalah, Variant};
+//!
+//! let v: Variant = "kalah:3x2".parse().unwrap();
+//! let solver = Solver::new(Options { threads: 1, tt_bytes: 1 << 20 });
+//! let s = solver.solve::<Kalah>(&v.start());
+//! assert!(s.value >= -12 && s.value <= 12);
+//! assert!(s.best.is_some());
+//! ```
+
+pub mod negamax;
+pub mod tt;
+
+use crate::games::{Move, MoveList, Rules};
+use crate::position::Position;
+pub use negamax::Shared;
+use negamax::{final_gain, move_code, through, Searcher};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+pub use tt::Table;
+
+/// Default size of the transposition table: 2 GiB, a twelfth of a 24 GiB
+/// machine.
+pub const DEFAULT_TT_BYTES: usize = 2 << 30;
+
+/// Stack of every search thread: cyclic games can have long paths.
+const STACK_BYTES: usize = 512 << 20;
+
+/// How to solve.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Search threads (1: deterministic single-thread search).
+    pub threads: usize,
+    /// Bytes for the transposition table.
+    pub tt_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            tt_bytes: DEFAULT_TT_BYTES,
+        }
+    }
+}
+
+/// The exact value of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Game value: the side to move's final score minus the opponent's
+    /// under perfect play, captured seeds included.
+    pub value: i32,
+    /// The future gain: `value` less what is already captured.
+    pub gain: i32,
+    /// A move that keeps the value; `None` on a terminal position.
+    pub best: Option<Move>,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// Bounds on the root value while a solve runs, for progress displays.
+#[derive(Debug)]
+pub struct Progress {
+    /// Counters shared with the searchers.
+    pub shared: Shared,
+    /// Lower bound on the game value found so far.
+    pub lower: AtomicI32,
+    /// Upper bound on the game value found so far.
+    pub upper: AtomicI32,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress {
+            shared: Shared::default(),
+            lower: AtomicI32::new(i32::MIN),
+            upper: AtomicI32::new(i32::MAX),
+        }
+    }
+}
+
+/// An exact solver with its table and thread pool; reuse it across solves
+/// of the same game and board size to keep what the table learned.
+pub struct Solver {
+    table: Table,
+    pool: rayon::ThreadPool,
+    threads: usize,
+    progress: Progress,
+}
+
+impl Solver {
+    /// A solver with `options.tt_bytes` of table and `options.threads`
+    /// threads.
+    pub fn new(options: Options) -> Solver {
+        let threads = options.threads.max(1);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(STACK_BYTES)
+            .build()
+            .expect("cannot start search threads");
+        Solver {
+            table: Table::with_bytes(options.tt_bytes),
+            pool,
+            threads,
+            progress: Progress::default(),
+        }
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Live counters of the running solve (nodes, bounds).
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    /// The transposition table.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// Solves `pos` exactly under the rules `R`.
+    pub fn solve<R: Rules>(&self, pos: &Position) -> Solution {
+        let start_nodes = self.nodes();
+        let captured =
+            i32::from(pos.captured(pos.to_move())) - i32::from(pos.captured(pos.to_move().other()));
+        let gain = self.gain::<R>(pos, captured);
+        let best = self.best_move::<R>(pos, gain);
+        Solution {
+            value: captured + gain,
+            gain,
+            best,
+            nodes: self.nodes() - start_nodes,
+        }
+    }
+
+    /// The exact game value of every legal move of `pos`: the value of
+    /// `pos` (side to move's view) if that move is played and both sides
+    /// play perfectly afterwards. Empty on a terminal position.
+    pub fn analyse<R: Rules>(&self, pos: &Position) -> Vec<(Move, i32)> {
+        let mut moves = MoveList::new();
+        if R::generate(pos, &mut moves).is_some() {
+            return Vec::new();
+        }
+        let me = pos.to_move();
+        let captured = i32::from(pos.captured(me)) - i32::from(pos.captured(me.other()));
+        moves
+            .iter()
+            .map(|(m, child)| {
+                let g = self.gain::<R>(child, 0);
+                (*m, captured + through(pos, child, g))
+            })
+            .collect()
+    }
+
+    /// Nodes searched by this solver so far.
+    pub fn nodes(&self) -> u64 {
+        self.progress.shared.nodes.load(Ordering::Relaxed)
+    }
+
+    /// The exact future gain of `pos` by MTD(f); `captured` only offsets
+    /// the bounds shown by [`Solver::progress`].
+    fn gain<R: Rules>(&self, pos: &Position, captured: i32) -> i32 {
+        let b = pos.board_seeds() as i32;
+        let (mut lo, mut hi) = (-b, b);
+        let mut guess = 0;
+        if let Some(k) = crate::packed::PackedBoard::new(pos) {
+            if let Some(s) = self.table.probe(k) {
+                lo = lo.max(i32::from(s.lower));
+                hi = hi.min(i32::from(s.upper));
+                guess = i32::from(s.lower).clamp(lo, hi);
+            }
+        }
+        // A terminal position has no bound but its final allocation.
+        let mut moves = MoveList::new();
+        if let Some(score) = R::generate(pos, &mut moves) {
+            return final_gain(pos, score);
+        }
+        while lo < hi {
+            self.progress.lower.store(captured + lo, Ordering::Relaxed);
+            self.progress.upper.store(captured + hi, Ordering::Relaxed);
+            let beta = if guess <= lo { lo + 1 } else { guess.min(hi) };
+            let r = self.test::<R>(pos, beta);
+            if r < beta {
+                hi = r.max(lo);
+            } else {
+                lo = r.min(hi);
+            }
+            guess = r;
+        }
+        self.progress.lower.store(captured + lo, Ordering::Relaxed);
+        self.progress.upper.store(captured + lo, Ordering::Relaxed);
+        lo
+    }
+
+    /// A fail-soft bound from the null window `(beta - 1, beta)` around the
+    /// future gain of `pos` (searched with an empty history).
+    fn test<R: Rules>(&self, pos: &Position, beta: i32) -> i32 {
+        let shared = &self.progress.shared;
+        if self.threads == 1 {
+            return self.pool.install(|| {
+                let mut s = Searcher::<R>::new(&self.table, shared);
+                let (v, _) = s.search(pos, beta - 1, beta);
+                s.flush();
+                v
+            });
+        }
+        self.pool.install(|| self.split::<R>(pos, beta))
+    }
+
+    /// Parallel null-window search at the root: the first (best-ordered)
+    /// move is searched alone, then the others in parallel (young brothers
+    /// wait), each with its own path and the shared table; a cutoff stops
+    /// the siblings still running.
+    fn split<R: Rules>(&self, pos: &Position, beta: i32) -> i32 {
+        let shared = &self.progress.shared;
+        let mut moves = MoveList::new();
+        if let Some(score) = R::generate(pos, &mut moves) {
+            return final_gain(pos, score);
+        }
+        let key = crate::packed::PackedBoard::new(pos);
+        let best_code = key
+            .and_then(|k| self.table.probe(k))
+            .map_or(u8::MAX, |s| s.best);
+        moves.sort_by_key(|(m, child)| {
+            let mut score = -4 * negamax::move_gain(pos, child);
+            if child.to_move() == pos.to_move() {
+                score -= 1000;
+            }
+            if move_code(*m) == best_code {
+                score -= 10_000;
+            }
+            score
+        });
+        let child_value = |child: &Position, flag: Option<&AtomicBool>| {
+            let mut s = Searcher::<R>::new(&self.table, shared);
+            if let Some(f) = flag {
+                s.flags.push(f);
+            }
+            s.push_path(pos);
+            let c = negamax::move_gain(pos, child);
+            let v = if child.to_move() == pos.to_move() {
+                c + s.search(child, beta - 1 - c, beta - c).0
+            } else {
+                c - s.search(child, c - beta, c - beta + 1).0
+            };
+            s.flush();
+            (!s.aborted).then_some(v)
+        };
+        let first = child_value(&moves[0].1, None).expect("not stopped");
+        if first >= beta {
+            return first;
+        }
+        let cutoff = AtomicBool::new(false);
+        use rayon::prelude::*;
+        let rest: Vec<Option<i32>> = moves[1..]
+            .par_iter()
+            .map(|(_, child)| {
+                let v = child_value(child, Some(&cutoff));
+                if v.is_some_and(|v| v >= beta) {
+                    cutoff.store(true, Ordering::Relaxed);
+                }
+                v
+            })
+            .collect();
+        let best = rest.iter().flatten().fold(first, |a, &b| a.max(b));
+        if best < beta {
+            // Every move was searched to the end: an upper bound.
+            debug_assert!(rest.iter().all(Option::is_some));
+        }
+        best
+    }
+
+    /// A move of `pos` whose value is `gain`, the future gain of `pos`.
+    fn best_move<R: Rules>(&self, pos: &Position, gain: i32) -> Option<Move> {
+        let mut moves = MoveList::new();
+        if R::generate(pos, &mut moves).is_some() {
+            return None;
+        }
+        for (m, child) in &moves {
+            let c = negamax::move_gain(pos, child);
+            let keeps = if child.to_move() == pos.to_move() {
+                // Needs g(child) >= gain - c.
+                self.test::<R>(child, gain - c) >= gain - c
+            } else {
+                // Needs g(child) <= c - gain.
+                self.test::<R>(child, c - gain + 1) <= c - gain
+            };
+            if keeps {
+                return Some(*m);
+            }
+        }
+        unreachable!("some move keeps the value of {pos}")
+    }
+}

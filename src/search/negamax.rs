@@ -1,0 +1,293 @@
+//! The exact alpha-beta (negamax) search over future gains.
+//!
+//! **What is searched.** Play from a position depends only on its board and
+//! the side to move, never on the seeds captured before, so the search works
+//! with the *future gain* `g` of the side to move: what it will still
+//! capture minus what the opponent will still capture. The game value is
+//! `captured[me] - captured[opp] + g`. A move that captures `c` (net, for
+//! the mover) and passes the turn is worth `c - g(child)`; an extra move is
+//! worth `c + g(child)`. Terminal positions score their final allocation.
+//! `|g|` never exceeds the seeds on the board, an exact bound used to cut.
+//!
+//! **Cycles and the graph-history interaction.** In every game but Kalah a
+//! position can repeat. The rules value endless play as capturing nothing
+//! more; a search scores a position that repeats one on the current path as
+//! a future gain of 0. That value depends on the path, not only on the
+//! position, so it must never reach the table as if it were the position's
+//! own. Each search result therefore carries the shallowest ply of an
+//! ancestor whose repetition it used (`dep`). A node at ply `p` stores its
+//! result only when `dep >= p`, i.e. when the only repetitions used were of
+//! itself or of positions below it: its value is then the value of the
+//! game "from here, a repetition ends play with nothing more captured",
+//! which equals the position's true value (cycles are capture-free, and an
+//! optimal memoryless strategy of either side that makes progress
+//! guarantees its value against any repetition). Results that used an
+//! ancestor's repetition are returned to the parent but not stored. The
+//! tests compare every reachable position of small boards of every game with
+//! an exhaustive retrograde analysis.
+//!
+//! **Contract of [`Searcher::search`]** (fail-soft): with `alpha < beta`, the
+//! returned `v` satisfies: `v <= alpha` means `g <= v`; `v >= beta` means
+//! `g >= v`; otherwise `v == g`.
+
+use super::tt::{Stored, Table};
+use crate::games::{Move, MoveList, Rules, Score};
+use crate::packed::PackedBoard;
+use crate::position::Position;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// `dep` of a result that used no ancestor's repetition.
+pub(crate) const NO_DEP: u32 = u32::MAX;
+
+/// Nodes between checks of the stop flag and updates of shared counters.
+const CHECK_EVERY: u64 = 4096;
+
+/// Future gain of the side to move in a terminal position.
+#[inline]
+pub(crate) fn final_gain(pos: &Position, score: Score) -> i32 {
+    let me = pos.to_move();
+    let opp = me.other();
+    (i32::from(score[me]) - i32::from(pos.captured(me)))
+        - (i32::from(score[opp]) - i32::from(pos.captured(opp)))
+}
+
+/// Net seeds the mover of `pos` captured by the move to `child`.
+#[inline]
+pub(crate) fn move_gain(pos: &Position, child: &Position) -> i32 {
+    let me = pos.to_move();
+    let opp = me.other();
+    (i32::from(child.captured(me)) - i32::from(pos.captured(me)))
+        - (i32::from(child.captured(opp)) - i32::from(pos.captured(opp)))
+}
+
+/// The value of `pos`'s mover of a move to `child` whose future gain (for
+/// `child`'s side to move) is `g`.
+#[inline]
+pub(crate) fn through(pos: &Position, child: &Position, g: i32) -> i32 {
+    let c = move_gain(pos, child);
+    if child.to_move() == pos.to_move() {
+        c + g
+    } else {
+        c - g
+    }
+}
+
+/// Encodes a move for the table.
+#[inline]
+pub(crate) fn move_code(m: Move) -> u8 {
+    match m {
+        Move::Pit(k) => k,
+        Move::Pass => 0,
+    }
+}
+
+/// Counters shared by the threads of one solve.
+#[derive(Debug, Default)]
+pub struct Shared {
+    /// Nodes searched so far (updated every few thousand nodes).
+    pub nodes: AtomicU64,
+    /// Set to make every searcher return as soon as it can.
+    pub stop: AtomicBool,
+}
+
+/// One thread's search state.
+pub(crate) struct Searcher<'a, R: Rules> {
+    table: &'a Table,
+    shared: &'a Shared,
+    /// Extra stop flags (sibling cutoffs in parallel searches).
+    pub(crate) flags: Vec<&'a AtomicBool>,
+    /// The positions on the current path, root first.
+    path: Vec<Position>,
+    /// Nodes searched by this searcher.
+    pub(crate) nodes: u64,
+    unflushed: u64,
+    /// Set once a stop flag was seen: every later result is meaningless.
+    pub(crate) aborted: bool,
+    _rules: std::marker::PhantomData<R>,
+}
+
+impl<'a, R: Rules> Searcher<'a, R> {
+    pub(crate) fn new(table: &'a Table, shared: &'a Shared) -> Self {
+        Searcher {
+            table,
+            shared,
+            flags: Vec::new(),
+            path: Vec::with_capacity(256),
+            nodes: 0,
+            unflushed: 0,
+            aborted: false,
+            _rules: std::marker::PhantomData,
+        }
+    }
+
+    /// Puts `pos` on the path (for searches started below the root).
+    pub(crate) fn push_path(&mut self, pos: &Position) {
+        self.path.push(*pos);
+    }
+
+    /// Adds this searcher's unreported nodes to the shared count.
+    pub(crate) fn flush(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    #[cold]
+    fn check_stop(&mut self) {
+        self.flush();
+        if self.shared.stop.load(Ordering::Relaxed)
+            || self.flags.iter().any(|f| f.load(Ordering::Relaxed))
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// The ply of the path position `pos` repeats, if any. Only positions
+    /// with the same number of seeds on the board can be equal, and that
+    /// number never grows along a path, so the scan stops at the first
+    /// position with more seeds.
+    #[inline]
+    fn repetition(&self, pos: &Position, board: usize) -> Option<u32> {
+        for (ply, p) in self.path.iter().enumerate().rev() {
+            if p.board_seeds() != board {
+                return None;
+            }
+            if p.pits == pos.pits && p.to_move == pos.to_move {
+                return Some(ply as u32);
+            }
+        }
+        None
+    }
+
+    /// Fail-soft null- or full-window search of the future gain of `pos`
+    /// (see the module docs for the contract). Returns the bound and the
+    /// shallowest ancestor ply whose repetition the result used.
+    pub(crate) fn search(&mut self, pos: &Position, alpha: i32, beta: i32) -> (i32, u32) {
+        debug_assert!(alpha < beta);
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= CHECK_EVERY {
+            self.check_stop();
+        }
+        if self.aborted {
+            return (0, 0);
+        }
+        let mut moves = MoveList::new();
+        if let Some(score) = R::generate(pos, &mut moves) {
+            return (final_gain(pos, score), NO_DEP);
+        }
+        let board = pos.board_seeds();
+        let bound = board as i32;
+        if bound <= alpha {
+            return (bound, NO_DEP);
+        }
+        if -bound >= beta {
+            return (-bound, NO_DEP);
+        }
+        let ply = self.path.len() as u32;
+        let key = PackedBoard::new(pos);
+        let mut best_code = u8::MAX;
+        // The table holds true values (never path-dependent ones), so it
+        // is consulted before the repetition check. Its bounds only cut;
+        // they do not narrow the window, so a result always keeps the
+        // contract for the window it was asked for.
+        if let Some(stored) = key.and_then(|k| self.table.probe(k)) {
+            let (lo, hi) = (i32::from(stored.lower), i32::from(stored.upper));
+            if lo >= beta || lo == hi {
+                return (lo, NO_DEP);
+            }
+            if hi <= alpha {
+                return (hi, NO_DEP);
+            }
+            best_code = stored.best;
+        }
+        if R::CYCLIC {
+            if let Some(at) = self.repetition(pos, board) {
+                return (0, at);
+            }
+        }
+        let (alpha0, beta0) = (alpha, beta);
+
+        // Move ordering: the table's move, then extra moves, then by the
+        // seeds the move captures.
+        let mut order: [(i32, u8); crate::games::MAX_MOVES] = [(0, 0); crate::games::MAX_MOVES];
+        for (i, (m, child)) in moves.iter().enumerate() {
+            let mut score = 4 * move_gain(pos, child);
+            if child.to_move() == pos.to_move() {
+                score += 1000;
+            }
+            if move_code(*m) == best_code {
+                score += 10_000;
+            }
+            order[i] = (score, i as u8);
+        }
+        let order = &mut order[..moves.len()];
+        order.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
+
+        self.path.push(*pos);
+        let nodes_before = self.nodes;
+        let mut best = i32::MIN;
+        let mut best_move = Move::Pass;
+        let mut dep = NO_DEP;
+        for &(_, i) in order.iter() {
+            let (m, child) = &moves[usize::from(i)];
+            let c = move_gain(pos, child);
+            let (v, d) = if child.to_move() == pos.to_move() {
+                let (r, d) = self.search(child, alpha.max(best) - c, beta - c);
+                (c + r, d)
+            } else {
+                let (r, d) = self.search(child, c - beta, c - alpha.max(best));
+                (c - r, d)
+            };
+            dep = dep.min(d);
+            if v > best {
+                best = v;
+                best_move = *m;
+                if best >= beta {
+                    break;
+                }
+            }
+        }
+        self.path.pop();
+        if self.aborted {
+            return (0, 0);
+        }
+        if dep >= ply {
+            if let Some(k) = key {
+                let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
+                let stored = Stored {
+                    lower: if best > alpha0 {
+                        best as i16
+                    } else {
+                        -bound as i16
+                    },
+                    upper: if best < beta0 {
+                        best as i16
+                    } else {
+                        bound as i16
+                    },
+                    best: move_code(best_move),
+                    work,
+                };
+                self.table.store(k, merge(self.table.probe(k), stored));
+            }
+            dep = NO_DEP;
+        }
+        (best, dep)
+    }
+}
+
+/// Combines new bounds with those already stored for the same board (both
+/// are true bounds of the same value, so their intersection is too).
+fn merge(old: Option<Stored>, new: Stored) -> Stored {
+    match old {
+        Some(o) if o.lower <= new.upper && new.lower <= o.upper => Stored {
+            lower: o.lower.max(new.lower),
+            upper: o.upper.min(new.upper),
+            best: new.best,
+            work: new.work.max(o.work),
+        },
+        _ => new,
+    }
+}

@@ -1,0 +1,346 @@
+//! The lock-free transposition table.
+//!
+//! **Concurrency policy.** The table is shared by every search thread
+//! without locks. Each entry is guarded by its own sequence counter (a
+//! seqlock): a writer claims the entry by moving the counter from an even
+//! value `s` to `s + 1` with a compare-and-swap, writes the key and data,
+//! and publishes with `s + 2` (release). A writer that finds the entry
+//! claimed by another thread simply drops its store: the table is a cache.
+//! A reader loads the counter (acquire), the key and data, then the counter
+//! again after an acquire fence, and uses the entry only if both counter
+//! loads agree and are even; a torn read is discarded, never used. Every
+//! field is an atomic, so there is no `unsafe` and no data race.
+//!
+//! **Exactness.** For a solver a key collision is a wrong answer, so the
+//! entry stores the *whole* 128-bit [`PackedBoard`] and a probe returns data
+//! only for an identical key.
+//!
+//! **Bit budget of an entry** (four 64-bit words, 32 bytes, two entries per
+//! 64-byte bucket):
+//!
+//! | word   | bits | field                                               |
+//! |--------|------|-----------------------------------------------------|
+//! | `seq`  | 64   | sequence counter (odd while being written)          |
+//! | `key0` | 64   | low half of the packed board                        |
+//! | `key1` | 64   | high half of the packed board                       |
+//! | `data` | 16   | lower bound on the future gain, `i16`               |
+//! |        | 16   | upper bound on the future gain, `i16`               |
+//! |        | 8    | best move (pit number 1..=16, 0 for pass, 255 none) |
+//! |        | 8    | work: log2 of the nodes that produced the bounds   |
+//! |        | 15   | spare (zero)                                        |
+//! |        | 1    | valid: set in every stored entry                    |
+//!
+//! Replacement: a bucket holds two entries; a store goes to the entry
+//! with the same key, else to the one holding less work.
+
+use crate::packed::PackedBoard;
+use std::sync::atomic::{fence, AtomicU64, Ordering};
+
+const LOWER_BITS: u32 = 16;
+const UPPER_BITS: u32 = 16;
+const MOVE_BITS: u32 = 8;
+const WORK_BITS: u32 = 8;
+const SPARE_BITS: u32 = 15;
+const VALID_BITS: u32 = 1;
+const _: () =
+    assert!(LOWER_BITS + UPPER_BITS + MOVE_BITS + WORK_BITS + SPARE_BITS + VALID_BITS == 64);
+
+const UPPER_SHIFT: u32 = LOWER_BITS;
+const MOVE_SHIFT: u32 = UPPER_SHIFT + UPPER_BITS;
+const WORK_SHIFT: u32 = MOVE_SHIFT + MOVE_BITS;
+const VALID: u64 = 1 << (WORK_SHIFT + WORK_BITS + SPARE_BITS);
+
+/// Bytes per entry.
+pub const ENTRY_BYTES: usize = 32;
+const _: () = assert!(
+    std::mem::size_of::<Entry>() == ENTRY_BYTES && std::mem::align_of::<Entry>() == ENTRY_BYTES
+);
+const ENTRIES_PER_BUCKET: usize = 2;
+
+/// What the table knows about a board: bounds on the future gain of the
+/// side to move, and the move that produced them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stored {
+    /// The future gain is at least this.
+    pub lower: i16,
+    /// The future gain is at most this.
+    pub upper: i16,
+    /// Best move found: pit 1..=16, 0 for pass, 255 for none.
+    pub best: u8,
+    /// log2 of the nodes searched to produce the bounds.
+    pub work: u8,
+}
+
+impl Stored {
+    fn pack(self) -> u64 {
+        u64::from(self.lower as u16)
+            | u64::from(self.upper as u16) << UPPER_SHIFT
+            | u64::from(self.best) << MOVE_SHIFT
+            | u64::from(self.work) << WORK_SHIFT
+            | VALID
+    }
+
+    fn unpack(d: u64) -> Stored {
+        Stored {
+            lower: d as u16 as i16,
+            upper: (d >> UPPER_SHIFT) as u16 as i16,
+            best: (d >> MOVE_SHIFT) as u8,
+            work: (d >> WORK_SHIFT) as u8,
+        }
+    }
+}
+
+#[derive(Default)]
+#[repr(align(32))]
+struct Entry {
+    seq: AtomicU64,
+    key0: AtomicU64,
+    key1: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Entry {
+    /// The entry's key and data, if not being written.
+    #[inline]
+    fn read(&self) -> Option<(u128, u64)> {
+        let s1 = self.seq.load(Ordering::Acquire);
+        if s1 & 1 == 1 {
+            return None;
+        }
+        let k0 = self.key0.load(Ordering::Relaxed);
+        let k1 = self.key1.load(Ordering::Relaxed);
+        let d = self.data.load(Ordering::Relaxed);
+        fence(Ordering::Acquire);
+        let s2 = self.seq.load(Ordering::Relaxed);
+        (s1 == s2).then_some((u128::from(k0) | u128::from(k1) << 64, d))
+    }
+
+    #[inline]
+    fn write(&self, key: u128, data: u64) {
+        let s = self.seq.load(Ordering::Relaxed);
+        if s & 1 == 1
+            || self
+                .seq
+                .compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        self.key0.store(key as u64, Ordering::Relaxed);
+        self.key1.store((key >> 64) as u64, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+        self.seq.store(s + 2, Ordering::Release);
+    }
+}
+
+/// A fixed-size, lock-free, exact transposition table (see module docs).
+pub struct Table {
+    /// The memory of the entries: an anonymous mapping, so its pages are
+    /// zeroed by the kernel when first touched and a large table costs
+    /// nothing until it is used. (Asking for huge pages made page faults
+    /// far slower on the test machine, whose kernel compacts memory on
+    /// such faults, so the table does not.)
+    map: memmap2::MmapMut,
+    len: usize,
+    bucket_mask: usize,
+}
+
+/// Mixes a 128-bit key into a bucket hash./// Mixes a 128-bit key into a bucket hash.
+#[inline]
+fn hash(key: u128) -> u64 {
+    let x = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+    let x = (x ^ (x >> 31)).wrapping_mul(0x7FB5_D329_728E_A185);
+    let x = (x ^ (x >> 27)).wrapping_mul(0x81DA_DEF4_BC2D_D44D);
+    x ^ (x >> 33)
+}
+
+impl Table {
+    /// A table of at most `bytes` bytes (rounded down to a power of two of
+    /// buckets, at least one bucket).
+    ///
+    /// # Panics
+    /// If the memory cannot be mapped.
+    pub fn with_bytes(bytes: usize) -> Table {
+        let buckets = (bytes / (ENTRY_BYTES * ENTRIES_PER_BUCKET)).max(1);
+        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let len = buckets * ENTRIES_PER_BUCKET;
+        let map = memmap2::MmapMut::map_anon(len * ENTRY_BYTES).unwrap_or_else(|e| {
+            panic!("cannot map {} bytes for the table: {e}", len * ENTRY_BYTES)
+        });
+        Table {
+            map,
+            len,
+            bucket_mask: buckets - 1,
+        }
+    }
+
+    /// The entries.
+    #[inline]
+    fn entries(&self) -> &[Entry] {
+        let ptr = self.map.as_ptr();
+        debug_assert_eq!(ptr as usize % std::mem::align_of::<Entry>(), 0);
+        debug_assert!(self.map.len() >= self.len * std::mem::size_of::<Entry>());
+        // SAFETY: `map` is an anonymous mapping of `len * ENTRY_BYTES`
+        // bytes owned by `self`, so the slice lives no longer than the
+        // memory and nothing else aliases it mutably (the `MmapMut` is never
+        // used mutably after creation). Mappings are page-aligned, hence
+        // aligned for `Entry` (32 bytes). `Entry` is four `AtomicU64`s
+        // (`repr(align(32))`, size 32 = ENTRY_BYTES, checked below), and
+        // every bit pattern, including the kernel's zero fill, is a valid
+        // `AtomicU64`. All access goes through atomics, so sharing the slice
+        // between threads is sound.
+        unsafe { std::slice::from_raw_parts(ptr.cast::<Entry>(), self.len) }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.len * ENTRY_BYTES
+    }
+
+    #[inline]
+    fn bucket(&self, key: u128) -> &[Entry] {
+        let b = (hash(key) as usize) & self.bucket_mask;
+        &self.entries()[b * ENTRIES_PER_BUCKET..(b + 1) * ENTRIES_PER_BUCKET]
+    }
+
+    /// What is stored for exactly this board, if anything.
+    #[inline]
+    pub fn probe(&self, key: PackedBoard) -> Option<Stored> {
+        self.bucket(key.0).iter().find_map(|e| match e.read() {
+            Some((k, d)) if k == key.0 && d & VALID != 0 => Some(Stored::unpack(d)),
+            _ => None,
+        })
+    }
+
+    /// Stores bounds for this board (see the module docs for replacement).
+    #[inline]
+    pub fn store(&self, key: PackedBoard, value: Stored) {
+        let bucket = self.bucket(key.0);
+        let data = value.pack();
+        let mut victim = &bucket[0];
+        let mut least = u8::MAX;
+        for e in bucket {
+            match e.read() {
+                Some((k, _)) if k == key.0 => {
+                    victim = e;
+                    break;
+                }
+                Some((_, d)) => {
+                    let w = if d & VALID == 0 {
+                        0
+                    } else {
+                        Stored::unpack(d).work
+                    };
+                    if w < least {
+                        least = w;
+                        victim = e;
+                    }
+                }
+                None => {}
+            }
+        }
+        victim.write(key.0, data);
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for e in self.entries() {
+            e.write(0, 0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_packs_and_unpacks() {
+        for s in [
+            Stored {
+                lower: -255,
+                upper: 255,
+                best: 255,
+                work: 63,
+            },
+            Stored {
+                lower: 0,
+                upper: 0,
+                best: 0,
+                work: 0,
+            },
+            Stored {
+                lower: 7,
+                upper: 9,
+                best: 16,
+                work: 1,
+            },
+        ] {
+            assert_eq!(Stored::unpack(s.pack()), s);
+        }
+    }
+
+    #[test]
+    fn probe_returns_only_the_exact_key() {
+        let t = Table::with_bytes(1 << 12);
+        let s = Stored {
+            lower: 1,
+            upper: 2,
+            best: 3,
+            work: 4,
+        };
+        t.store(PackedBoard(42), s);
+        assert_eq!(t.probe(PackedBoard(42)), Some(s));
+        assert_eq!(t.probe(PackedBoard(43)), None);
+        // Keys that share a bucket never read each other's data.
+        let tiny = Table::with_bytes(64);
+        for k in 1..100u128 {
+            tiny.store(
+                PackedBoard(k << 70 | k),
+                Stored {
+                    lower: k as i16,
+                    upper: k as i16,
+                    best: 1,
+                    work: 1,
+                },
+            );
+            for j in 1..=k {
+                if let Some(got) = tiny.probe(PackedBoard(j << 70 | j)) {
+                    assert_eq!(got.lower, j as i16);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn concurrent_writers_never_tear() {
+        // Every thread writes entries whose data encodes the key; a reader
+        // that ever sees a key with another key's data has seen a torn
+        // entry.
+        let t = Table::with_bytes(1 << 10);
+        std::thread::scope(|scope| {
+            for id in 0..4u128 {
+                let t = &t;
+                scope.spawn(move || {
+                    for i in 0..200_000u128 {
+                        let k = (i * 4 + id) % 509 + 1;
+                        let key = PackedBoard(k << 64 | k);
+                        let v = Stored {
+                            lower: k as i16,
+                            upper: -(k as i16),
+                            best: (k % 200) as u8,
+                            work: 1,
+                        };
+                        if i % 2 == 0 {
+                            t.store(key, v);
+                        } else if let Some(got) = t.probe(key) {
+                            assert_eq!(got.lower, k as i16);
+                            assert_eq!(got.upper, -(k as i16));
+                            assert_eq!(got.best, (k % 200) as u8);
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
