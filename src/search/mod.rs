@@ -13,6 +13,7 @@
 //! assert!(s.best.is_some());
 //! ```
 
+pub mod level;
 pub mod negamax;
 pub mod tt;
 
@@ -83,10 +84,14 @@ impl Default for Progress {
     }
 }
 
-/// An exact solver with its table and thread pool; reuse it across solves
-/// of the same game and board size to keep what the table learned.
+/// An exact solver with its table and thread pool. Reuse it across solves
+/// to keep what the table learned; a solve of another game or row length
+/// clears the table first (keys do not encode them).
 pub struct Solver {
     table: Table,
+    /// The game and row length the table's entries belong to: keys do not
+    /// encode them, so the table is cleared when they change.
+    owner: std::sync::Mutex<Option<(crate::Game, usize)>>,
     pool: rayon::ThreadPool,
     threads: usize,
     progress: Progress,
@@ -104,6 +109,7 @@ impl Solver {
             .expect("cannot start search threads");
         Solver {
             table: Table::with_bytes(options.tt_bytes),
+            owner: std::sync::Mutex::new(None),
             pool,
             threads,
             progress: Progress::default(),
@@ -125,8 +131,21 @@ impl Solver {
         &self.table
     }
 
+    /// Clears the table if it holds entries of another game or board size.
+    fn adopt<R: Rules>(&self, pos: &Position) {
+        let mut owner = self.owner.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Some((R::GAME, pos.n()));
+        if *owner != now {
+            if owner.is_some() {
+                self.table.clear();
+            }
+            *owner = now;
+        }
+    }
+
     /// Solves `pos` exactly under the rules `R`.
     pub fn solve<R: Rules>(&self, pos: &Position) -> Solution {
+        self.adopt::<R>(pos);
         let start_nodes = self.nodes();
         let captured =
             i32::from(pos.captured(pos.to_move())) - i32::from(pos.captured(pos.to_move().other()));
@@ -144,6 +163,7 @@ impl Solver {
     /// `pos` (side to move's view) if that move is played and both sides
     /// play perfectly afterwards. Empty on a terminal position.
     pub fn analyse<R: Rules>(&self, pos: &Position) -> Vec<(Move, i32)> {
+        self.adopt::<R>(pos);
         let mut moves = MoveList::new();
         if R::generate(pos, &mut moves).is_some() {
             return Vec::new();
@@ -206,7 +226,7 @@ impl Solver {
         if self.threads == 1 {
             return self.pool.install(|| {
                 let mut s = Searcher::<R>::new(&self.table, shared);
-                let (v, _) = s.search(pos, beta - 1, beta);
+                let v = s.search(pos, beta - 1, beta);
                 s.flush();
                 v
             });
@@ -246,9 +266,9 @@ impl Solver {
             s.push_path(pos);
             let c = negamax::move_gain(pos, child);
             let v = if child.to_move() == pos.to_move() {
-                c + s.search(child, beta - 1 - c, beta - c).0
+                c + s.search(child, beta - 1 - c, beta - c)
             } else {
-                c - s.search(child, c - beta, c - beta + 1).0
+                c - s.search(child, c - beta, c - beta + 1)
             };
             s.flush();
             (!s.aborted).then_some(v)

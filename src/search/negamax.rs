@@ -11,20 +11,20 @@
 //!
 //! **Cycles and the graph-history interaction.** In every game but Kalah a
 //! position can repeat. The rules value endless play as capturing nothing
-//! more; a search scores a position that repeats one on the current path as
-//! a future gain of 0. That value depends on the path, not only on the
-//! position, so it must never reach the table as if it were the position's
-//! own. Each search result therefore carries the shallowest ply of an
-//! ancestor whose repetition it used (`dep`). A node at ply `p` stores its
-//! result only when `dep >= p`, i.e. when the only repetitions used were of
-//! itself or of positions below it: its value is then the value of the
-//! game "from here, a repetition ends play with nothing more captured",
-//! which equals the position's true value (cycles are capture-free, and an
-//! optimal memoryless strategy of either side that makes progress
-//! guarantees its value against any repetition). Results that used an
-//! ancestor's repetition are returned to the parent but not stored. The
-//! tests compare every reachable position of small boards of every game with
-//! an exhaustive retrograde analysis.
+//! more. A search that scored a repetition of a position on its path as 0
+//! would get values that depend on the path, not only on the position (the
+//! graph-history interaction): they could not be stored, and on boards with
+//! many cycles the search would re-search the same positions along
+//! exponentially many paths. So a repetition is never scored: when the
+//! search meets a position already on its path, it resolves that
+//! position's whole *level* exactly instead ([`super::level`]): all
+//! positions reachable from it without a capture (a cycle never captures:
+//! every capture lowers the seeds on the board), solved by retrograde
+//! analysis with thresholds, the moves that leave the level being solved
+//! exactly by recursive searches. Every value the search returns or stores
+//! is then the position's own true value (or a true bound), whatever the
+//! path. The tests compare every reachable position of small boards of every
+//! game with an independent exhaustive retrograde analysis.
 //!
 //! **Contract of [`Searcher::search`]** (fail-soft): with `alpha < beta`, the
 //! returned `v` satisfies: `v <= alpha` means `g <= v`; `v >= beta` means
@@ -35,9 +35,6 @@ use crate::games::{Move, MoveList, Rules, Score};
 use crate::packed::PackedBoard;
 use crate::position::Position;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-/// `dep` of a result that used no ancestor's repetition.
-pub(crate) const NO_DEP: u32 = u32::MAX;
 
 /// Nodes between checks of the stop flag and updates of shared counters.
 const CHECK_EVERY: u64 = 4096;
@@ -143,27 +140,26 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
     }
 
-    /// The ply of the path position `pos` repeats, if any. Only positions
-    /// with the same number of seeds on the board can be equal, and that
-    /// number never grows along a path, so the scan stops at the first
-    /// position with more seeds.
+    /// Whether `pos` repeats a position on the path. Only positions with
+    /// the same number of seeds on the board can be equal, and that number
+    /// never grows along a path, so the scan stops at the first position
+    /// with more seeds.
     #[inline]
-    fn repetition(&self, pos: &Position, board: usize) -> Option<u32> {
-        for (ply, p) in self.path.iter().enumerate().rev() {
+    fn repetition(&self, pos: &Position, board: usize) -> bool {
+        for p in self.path.iter().rev() {
             if p.board_seeds() != board {
-                return None;
+                return false;
             }
             if p.pits == pos.pits && p.to_move == pos.to_move {
-                return Some(ply as u32);
+                return true;
             }
         }
-        None
+        false
     }
 
     /// Fail-soft null- or full-window search of the future gain of `pos`
-    /// (see the module docs for the contract). Returns the bound and the
-    /// shallowest ancestor ply whose repetition the result used.
-    pub(crate) fn search(&mut self, pos: &Position, alpha: i32, beta: i32) -> (i32, u32) {
+    /// (see the module docs for the contract).
+    pub(crate) fn search(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         self.nodes += 1;
         self.unflushed += 1;
@@ -171,21 +167,20 @@ impl<'a, R: Rules> Searcher<'a, R> {
             self.check_stop();
         }
         if self.aborted {
-            return (0, 0);
+            return 0;
         }
         let mut moves = MoveList::new();
         if let Some(score) = R::generate(pos, &mut moves) {
-            return (final_gain(pos, score), NO_DEP);
+            return final_gain(pos, score);
         }
         let board = pos.board_seeds();
         let bound = board as i32;
         if bound <= alpha {
-            return (bound, NO_DEP);
+            return bound;
         }
         if -bound >= beta {
-            return (-bound, NO_DEP);
+            return -bound;
         }
-        let ply = self.path.len() as u32;
         let key = PackedBoard::new(pos);
         let mut best_code = u8::MAX;
         // The table holds true values (never path-dependent ones), so it
@@ -195,17 +190,16 @@ impl<'a, R: Rules> Searcher<'a, R> {
         if let Some(stored) = key.and_then(|k| self.table.probe(k)) {
             let (lo, hi) = (i32::from(stored.lower), i32::from(stored.upper));
             if lo >= beta || lo == hi {
-                return (lo, NO_DEP);
+                return lo;
             }
             if hi <= alpha {
-                return (hi, NO_DEP);
+                return hi;
             }
             best_code = stored.best;
         }
-        if R::CYCLIC {
-            if let Some(at) = self.repetition(pos, board) {
-                return (0, at);
-            }
+        if R::CYCLIC && self.repetition(pos, board) {
+            // Resolve the whole level exactly (see the module docs).
+            return super::level::resolve::<R>(self.table, self.shared, pos);
         }
         let (alpha0, beta0) = (alpha, beta);
 
@@ -229,18 +223,14 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let nodes_before = self.nodes;
         let mut best = i32::MIN;
         let mut best_move = Move::Pass;
-        let mut dep = NO_DEP;
         for &(_, i) in order.iter() {
             let (m, child) = &moves[usize::from(i)];
             let c = move_gain(pos, child);
-            let (v, d) = if child.to_move() == pos.to_move() {
-                let (r, d) = self.search(child, alpha.max(best) - c, beta - c);
-                (c + r, d)
+            let v = if child.to_move() == pos.to_move() {
+                c + self.search(child, alpha.max(best) - c, beta - c)
             } else {
-                let (r, d) = self.search(child, c - beta, c - alpha.max(best));
-                (c - r, d)
+                c - self.search(child, c - beta, c - alpha.max(best))
             };
-            dep = dep.min(d);
             if v > best {
                 best = v;
                 best_move = *m;
@@ -251,9 +241,9 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
         self.path.pop();
         if self.aborted {
-            return (0, 0);
+            return 0;
         }
-        if dep >= ply {
+        {
             if let Some(k) = key {
                 let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
                 let stored = Stored {
@@ -272,9 +262,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 };
                 self.table.store(k, merge(self.table.probe(k), stored));
             }
-            dep = NO_DEP;
         }
-        (best, dep)
+        best
     }
 }
 

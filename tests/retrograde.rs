@@ -1,0 +1,100 @@
+//! The solver against an exhaustive, deliberately simple retrograde
+//! analysis (`tests/retro`, written from the rules document alone, on the
+//! plain rules of `tests/plain`): every reachable position of small boards of
+//! every game, positions on cycles included, must get the same value.
+
+mod plain;
+mod retro;
+
+use mancala::search::{Options, Solver};
+use mancala::{dispatch, Variant};
+
+/// Reachable positions per variant at most (keeps the test to seconds).
+const MAX_REACHABLE: usize = 20_000;
+
+fn check_variant(spec: &str, failures: &mut Vec<String>) -> usize {
+    let v: Variant = spec.parse().unwrap();
+    let (name, n, s) = plain::parse_game(spec);
+    let start = plain::start(&name, n, s);
+    let Some(values) = retro::solve_reachable_limited(spec, &start, MAX_REACHABLE) else {
+        return 0;
+    };
+    let solver = Solver::new(Options {
+        threads: 1,
+        tt_bytes: 16 << 20,
+    });
+    let mut positions: Vec<_> = values.iter().collect();
+    positions.sort_by_key(|(p, _)| plain::format_pos(p));
+    for (p, &expected) in positions {
+        let text = plain::format_pos(p);
+        let pos = v.parse_position(&text).unwrap();
+        let got = dispatch!(v.game, R => solver.solve::<R>(&pos)).value;
+        if got != expected && failures.len() < 30 {
+            failures.push(format!(
+                "{spec} \"{text}\": solver {got}, retrograde {expected}"
+            ));
+        }
+    }
+    values.len()
+}
+
+fn check_game(game: &str) {
+    let table = include_str!("data/small_values.csv");
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    let mut variants = 0;
+    for line in table.lines().skip(1) {
+        // game,position,value,reachable; the position has commas itself.
+        let f: Vec<&str> = line.split(',').collect();
+        let spec = f[0];
+        let position = f[1..f.len() - 2].join(",");
+        let v: Variant = spec.parse().unwrap();
+        if spec.split(':').next() != Some(game) || position != v.start().to_string() {
+            continue;
+        }
+        let reachable: usize = f[f.len() - 1].parse().unwrap();
+        if reachable > MAX_REACHABLE {
+            continue;
+        }
+        let done = check_variant(spec, &mut failures);
+        if done > 0 {
+            compared += done;
+            variants += 1;
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        variants >= 5 && compared >= 2_000,
+        "{game}: only {compared} positions in {variants} variants"
+    );
+}
+
+#[test]
+fn kalah_every_reachable_position() {
+    check_game("kalah");
+}
+
+#[test]
+fn awari_every_reachable_position() {
+    check_game("awari");
+}
+
+#[test]
+fn akon_every_reachable_position() {
+    check_game("akon");
+}
+
+#[test]
+fn djenon_abe_every_reachable_position() {
+    check_game("djenon-abe");
+}
+
+#[test]
+fn anywoli_every_reachable_position() {
+    check_game("anywoli");
+}
+
+#[test]
+fn dakon_every_reachable_position() {
+    check_game("dakon");
+}
