@@ -29,44 +29,40 @@ fn depth(game: Game) -> u32 {
     }
 }
 
+/// One benchmark group: `count` from the start of every game.
+fn group(c: &mut Criterion, name: &str, count: fn(Game, &mancala::Position, u32) -> u64) {
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(5))
+        .warm_up_time(Duration::from_secs(1));
+    for game in Game::ALL {
+        let variant = Variant::standard(game);
+        let start = variant.start();
+        let d = depth(game);
+        let leaves = count(game, &start, d);
+        println!("{name}: {variant} depth {d} = {leaves}");
+        group.throughput(Throughput::Elements(leaves));
+        group.bench_with_input(
+            BenchmarkId::new(variant.to_string(), d),
+            &start,
+            |b, start| b.iter(|| count(game, black_box(start), d)),
+        );
+    }
+    group.finish();
+}
+
 fn movegen(c: &mut Criterion) {
-    let mut group = c.benchmark_group("perft");
-    group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(5))
-        .warm_up_time(Duration::from_secs(1));
-    for game in Game::ALL {
-        let variant = Variant::standard(game);
-        let start = variant.start();
-        let d = depth(game);
-        let leaves = dispatch!(game, R => perft::<R>(&start, d));
-        println!("{variant} perft({d}) = {leaves}");
-        group.throughput(Throughput::Elements(leaves));
-        group.bench_with_input(
-            BenchmarkId::new(variant.to_string(), d),
-            &start,
-            |b, start| b.iter(|| dispatch!(game, R => perft::<R>(black_box(start), d))),
-        );
-    }
-    group.finish();
-    let mut group = c.benchmark_group("perft_full");
-    group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(5))
-        .warm_up_time(Duration::from_secs(1));
-    for game in Game::ALL {
-        let variant = Variant::standard(game);
-        let start = variant.start();
-        let d = depth(game);
-        let leaves = dispatch!(game, R => perft_full::<R>(&start, d));
-        group.throughput(Throughput::Elements(leaves));
-        group.bench_with_input(
-            BenchmarkId::new(variant.to_string(), d),
-            &start,
-            |b, start| b.iter(|| dispatch!(game, R => perft_full::<R>(black_box(start), d))),
-        );
-    }
-    group.finish();
+    group(
+        c,
+        "perft",
+        |game, pos, d| dispatch!(game, R => perft::<R>(pos, d)),
+    );
+    group(
+        c,
+        "perft_full",
+        |game, pos, d| dispatch!(game, R => perft_full::<R>(pos, d)),
+    );
 }
 
 criterion_group!(benches, movegen);

@@ -34,34 +34,15 @@ use std::collections::HashMap;
 /// The exact future gain of `pos` by MTD(f) over null-window searches, on
 /// the calling thread.
 pub(crate) fn exact_gain<R: Rules>(table: &Table, shared: &Shared, pos: &Position) -> i32 {
-    let b = pos.board_seeds() as i32;
-    let (mut lo, mut hi) = (-b, b);
-    let mut guess = 0;
-    if let Some(s) = PackedBoard::new(pos).and_then(|k| table.probe(k)) {
-        lo = lo.max(i32::from(s.lower));
-        hi = hi.min(i32::from(s.upper));
-        guess = i32::from(s.lower).clamp(lo, hi);
-    }
-    let mut moves = MoveList::new();
-    if let Some(score) = R::generate(pos, &mut moves) {
-        return final_gain(pos, score);
-    }
     let mut searcher = Searcher::<R>::new(table, shared);
-    while lo < hi {
-        let beta = if guess <= lo { lo + 1 } else { guess.min(hi) };
-        let r = searcher.search(pos, beta - 1, beta);
-        if searcher.aborted {
-            break;
-        }
-        if r < beta {
-            hi = r.max(lo);
-        } else {
-            lo = r.min(hi);
-        }
-        guess = r;
-    }
+    let g = super::mtdf::<R>(
+        table,
+        pos,
+        |beta| searcher.search(pos, beta - 1, beta),
+        |_, _| {},
+    );
     searcher.flush();
-    lo
+    g
 }
 
 /// A position of the level: board and side to move.

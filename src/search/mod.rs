@@ -84,6 +84,43 @@ impl Default for Progress {
     }
 }
 
+/// MTD(f): the exact future gain of `pos` from null-window tests.
+/// `test(beta)` must return a fail-soft bound for the window
+/// `(beta - 1, beta)`; `bounds(lo, hi)` hears the bounds as they narrow. The
+/// search starts from the table's bounds, within the exact `|g| <= board`.
+pub(crate) fn mtdf<R: Rules>(
+    table: &Table,
+    pos: &Position,
+    mut test: impl FnMut(i32) -> i32,
+    mut bounds: impl FnMut(i32, i32),
+) -> i32 {
+    let mut moves = MoveList::new();
+    if let Some(score) = R::generate(pos, &mut moves) {
+        // A terminal position has no bound but its final allocation.
+        return final_gain(pos, score);
+    }
+    let b = pos.board_seeds() as i32;
+    let (mut lo, mut hi) = (-b, b);
+    let mut guess = 0;
+    if let Some(s) = crate::packed::PackedBoard::new(pos).and_then(|k| table.probe(k)) {
+        lo = lo.max(i32::from(s.lower));
+        hi = hi.min(i32::from(s.upper));
+        guess = i32::from(s.lower).clamp(lo, hi);
+    }
+    while lo < hi {
+        bounds(lo, hi);
+        let beta = if guess <= lo { lo + 1 } else { guess.min(hi) };
+        let r = test(beta);
+        if r < beta {
+            hi = r.max(lo);
+        } else {
+            lo = r.min(hi);
+        }
+        guess = r;
+    }
+    lo
+}
+
 /// An exact solver with its table and thread pool. Reuse it across solves
 /// to keep what the table learned; a solve of another game or row length
 /// clears the table first (keys do not encode them).
@@ -187,36 +224,18 @@ impl Solver {
     /// The exact future gain of `pos` by MTD(f); `captured` only offsets
     /// the bounds shown by [`Solver::progress`].
     fn gain<R: Rules>(&self, pos: &Position, captured: i32) -> i32 {
-        let b = pos.board_seeds() as i32;
-        let (mut lo, mut hi) = (-b, b);
-        let mut guess = 0;
-        if let Some(k) = crate::packed::PackedBoard::new(pos) {
-            if let Some(s) = self.table.probe(k) {
-                lo = lo.max(i32::from(s.lower));
-                hi = hi.min(i32::from(s.upper));
-                guess = i32::from(s.lower).clamp(lo, hi);
-            }
-        }
-        // A terminal position has no bound but its final allocation.
-        let mut moves = MoveList::new();
-        if let Some(score) = R::generate(pos, &mut moves) {
-            return final_gain(pos, score);
-        }
-        while lo < hi {
-            self.progress.lower.store(captured + lo, Ordering::Relaxed);
-            self.progress.upper.store(captured + hi, Ordering::Relaxed);
-            let beta = if guess <= lo { lo + 1 } else { guess.min(hi) };
-            let r = self.test::<R>(pos, beta);
-            if r < beta {
-                hi = r.max(lo);
-            } else {
-                lo = r.min(hi);
-            }
-            guess = r;
-        }
-        self.progress.lower.store(captured + lo, Ordering::Relaxed);
-        self.progress.upper.store(captured + lo, Ordering::Relaxed);
-        lo
+        let g = mtdf::<R>(
+            &self.table,
+            pos,
+            |beta| self.test::<R>(pos, beta),
+            |lo, hi| {
+                self.progress.lower.store(captured + lo, Ordering::Relaxed);
+                self.progress.upper.store(captured + hi, Ordering::Relaxed);
+            },
+        );
+        self.progress.lower.store(captured + g, Ordering::Relaxed);
+        self.progress.upper.store(captured + g, Ordering::Relaxed);
+        g
     }
 
     /// A fail-soft bound from the null window `(beta - 1, beta)` around the
