@@ -87,18 +87,7 @@ impl Rules for Akon {
 
     #[inline]
     fn count_moves(pos: &Position) -> Option<usize> {
-        let me = pos.to_move;
-        if pos.row_is_empty(me) {
-            return None;
-        }
-        // As in `generate`: with an opponent's pit this full no move
-        // starves him, so every non-empty pit is legal.
-        if pos.row(me.other()).iter().any(|&c| c >= 4) {
-            return Some(super::nonempty_pits(pos));
-        }
-        let mut moves = MoveList::new();
-        Self::generate(pos, &mut moves);
-        Some(moves.len())
+        super::count_unless_starving::<Akon>(pos, 4)
     }
 }
 

@@ -225,6 +225,23 @@ pub(crate) fn no_starving(pos: &Position, moves: &mut MoveList, safe: u8) {
     }
 }
 
+/// `count_moves` of Awari and Akon: the player to move with an empty row
+/// has no move; with an opponent's pit holding `safe` seeds or more (see
+/// [`no_starving`]) every non-empty pit is legal; else the moves are made.
+#[inline]
+pub(crate) fn count_unless_starving<R: Rules>(pos: &Position, safe: u8) -> Option<usize> {
+    let me = pos.to_move;
+    if pos.row_is_empty(me) {
+        return None;
+    }
+    if pos.row(me.other()).iter().any(|&c| c >= safe) {
+        return Some(nonempty_pits(pos));
+    }
+    let mut moves = MoveList::new();
+    R::generate(pos, &mut moves);
+    Some(moves.len())
+}
+
 /// The final score when the seeds on the board go to `taker`.
 #[inline]
 pub(crate) fn board_to(pos: &Position, taker: Side) -> Score {

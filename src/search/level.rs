@@ -110,34 +110,27 @@ pub(crate) fn resolve<R: Rules>(table: &Table, shared: &Shared, pos: &Position) 
     thresholds.sort_unstable();
     thresholds.dedup();
     let mut value = vec![0i32; n];
-    // South's attractors for t > 0, from the smallest t up: W_t shrinks as t
-    // grows, so the last t that holds a position is its value.
-    for &t in thresholds.iter().filter(|&&t| t > 0) {
-        let inside = attractor(
-            &nodes,
-            &exits,
-            &inner,
-            &parents,
-            &terminal,
-            Side::South,
-            |v| v >= t,
-        );
-        for (i, &w) in inside.iter().enumerate() {
-            if w {
-                value[i] = t;
+    // South's attractors for t > 0 from the smallest t up, and North's for
+    // t < 0 from the largest down: W_t (L_t) shrinks as |t| grows, so the
+    // last t whose set holds a position is its value.
+    let south = thresholds
+        .iter()
+        .filter(|&&t| t > 0)
+        .map(|&t| (Side::South, t));
+    let north = thresholds
+        .iter()
+        .rev()
+        .filter(|&&t| t < 0)
+        .map(|&t| (Side::North, t));
+    for (player, t) in south.chain(north) {
+        let good = |v: i32| {
+            if player == Side::South {
+                v >= t
+            } else {
+                v <= t
             }
-        }
-    }
-    for &t in thresholds.iter().rev().filter(|&&t| t < 0) {
-        let inside = attractor(
-            &nodes,
-            &exits,
-            &inner,
-            &parents,
-            &terminal,
-            Side::North,
-            |v| v <= t,
-        );
+        };
+        let inside = attractor(&nodes, &exits, &inner, &parents, &terminal, player, good);
         for (i, &w) in inside.iter().enumerate() {
             if w {
                 value[i] = t;
