@@ -1,0 +1,41 @@
+//! Solver speed: time to solve small Kalah boards from the start, with one
+//! and two threads, each solve with a fresh 256 MiB table. The node counts
+//! are printed first (a change to the search shows up as a changed count).
+//!
+//! Run with `cargo bench --bench solve`. The larger targets of the solver
+//! (Kalah(6,3), Kalah(6,4)) take too long for criterion's repetitions: time
+//! them with `scripts/solve-table.sh`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use mancala::games::Kalah;
+use mancala::search::{Options, Solver};
+use mancala::Variant;
+use std::time::Duration;
+
+fn solve(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solve");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10))
+        .warm_up_time(Duration::from_secs(1));
+    for spec in ["kalah:4x3", "kalah:5x3", "kalah:4x5"] {
+        let v: Variant = spec.parse().unwrap();
+        for threads in [1, 2] {
+            let solver = || {
+                Solver::new(Options {
+                    threads,
+                    tt_bytes: 256 << 20,
+                })
+            };
+            let s = solver().solve::<Kalah>(&v.start());
+            println!("{spec} threads {threads}: value {} nodes {}", s.value, s.nodes);
+            group.bench_with_input(BenchmarkId::new(spec, threads), &v, |b, v| {
+                b.iter(|| solver().solve::<Kalah>(&v.start()).value)
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, solve);
+criterion_main!(benches);
