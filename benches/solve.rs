@@ -25,12 +25,16 @@ fn solve(c: &mut Criterion) {
                 Solver::new(Options {
                     threads,
                     tt_bytes: 256 << 20,
+                    ..Options::default()
                 })
             };
-            let s = solver().solve::<Kalah>(&v.start());
-            println!("{spec} threads {threads}: value {} nodes {}", s.value, s.nodes);
+            let s = solver().solve::<Kalah>(&v.start()).unwrap();
+            println!(
+                "{spec} threads {threads}: value {} nodes {}",
+                s.value, s.nodes
+            );
             group.bench_with_input(BenchmarkId::new(spec, threads), &v, |b, v| {
-                b.iter(|| solver().solve::<Kalah>(&v.start()).value)
+                b.iter(|| solver().solve::<Kalah>(&v.start()).unwrap().value)
             });
         }
     }

@@ -22,13 +22,16 @@ fn check_variant(spec: &str, failures: &mut Vec<String>) -> usize {
     let solver = Solver::new(Options {
         threads: 1,
         tt_bytes: 16 << 20,
+        ..Options::default()
     });
     let mut positions: Vec<_> = values.iter().collect();
     positions.sort_by_key(|(p, _)| plain::format_pos(p));
     for (p, &expected) in positions {
         let text = plain::format_pos(p);
         let pos = v.parse_position(&text).unwrap();
-        let got = dispatch!(v.game, R => solver.solve::<R>(&pos)).value;
+        let got = dispatch!(v.game, R => solver.solve::<R>(&pos))
+            .unwrap()
+            .value;
         if got != expected && failures.len() < 30 {
             failures.push(format!(
                 "{spec} \"{text}\": solver {got}, retrograde {expected}"

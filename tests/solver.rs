@@ -11,6 +11,7 @@ fn solver(threads: usize) -> Solver {
     Solver::new(Options {
         threads,
         tt_bytes: 64 << 20,
+        ..Options::default()
     })
 }
 
@@ -25,7 +26,9 @@ fn published_kalah_values() {
         }
         let v: Variant = f[0].parse().unwrap();
         let expected: i32 = f[1].parse().unwrap();
-        let s = solver(1).solve::<mancala::games::Kalah>(&v.start());
+        let s = solver(1)
+            .solve::<mancala::games::Kalah>(&v.start())
+            .unwrap();
         assert_eq!(s.value, expected, "{}", f[0]);
         checked += 1;
     }
@@ -67,8 +70,8 @@ fn parallel_and_serial_search_agree() {
     let mut compared = 0;
     for game in Game::ALL {
         for (v, pos) in random_positions(game, 40, 7 + game as u64) {
-            let a = dispatch!(game, R => serial.solve::<R>(&pos));
-            let b = dispatch!(game, R => parallel.solve::<R>(&pos));
+            let a = dispatch!(game, R => serial.solve::<R>(&pos)).unwrap();
+            let b = dispatch!(game, R => parallel.solve::<R>(&pos)).unwrap();
             assert_eq!(a.value, b.value, "{v} \"{pos}\"");
             serial.table().clear();
             parallel.table().clear();
@@ -83,8 +86,8 @@ fn solve_agrees_with_analyse_and_best_move_keeps_the_value() {
     let s = solver(1);
     for game in Game::ALL {
         for (v, pos) in random_positions(game, 25, 99 + game as u64) {
-            let sol = dispatch!(game, R => s.solve::<R>(&pos));
-            let per_move = dispatch!(game, R => s.analyse::<R>(&pos));
+            let sol = dispatch!(game, R => s.solve::<R>(&pos)).unwrap();
+            let per_move = dispatch!(game, R => s.analyse::<R>(&pos)).unwrap();
             match sol.best {
                 None => assert!(per_move.is_empty(), "{v} \"{pos}\""),
                 Some(best) => {
@@ -96,4 +99,23 @@ fn solve_agrees_with_analyse_and_best_move_keeps_the_value() {
             }
         }
     }
+}
+
+#[test]
+fn a_level_too_large_fails_cleanly_and_the_solver_recovers() {
+    use mancala::games::Awari;
+    use mancala::search::SolveError;
+    let tiny = Solver::new(Options {
+        threads: 1,
+        tt_bytes: 1 << 20,
+        level_limit: 50,
+    });
+    let v: Variant = "awari:4x2".parse().unwrap();
+    assert_eq!(tiny.solve::<Awari>(&v.start()), Err(SolveError::TooLarge));
+    // A position without repetitions still solves with the same solver.
+    let k: Variant = "kalah:4x3".parse().unwrap();
+    let s = tiny.solve::<mancala::games::Kalah>(&k.start()).unwrap();
+    assert_eq!(s.value, 8);
+    // And with room enough, the same awari position solves (value 0).
+    assert_eq!(solver(1).solve::<Awari>(&v.start()).unwrap().value, 0);
 }

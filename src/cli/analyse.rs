@@ -25,7 +25,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let values = args.search.with_progress(
         &solver,
         || dispatch!(variant.game, R => solver.analyse::<R>(&pos)),
-    );
+    )?;
     let mut text = String::new();
     if args.json {
         let moves: Vec<String> = values

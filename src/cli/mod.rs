@@ -160,6 +160,9 @@ pub enum CliError {
     /// A move that is not a move, or not legal.
     #[error("{0}")]
     Move(String),
+    /// The solver could not finish.
+    #[error("{0}")]
+    Solve(#[from] mancala::search::SolveError),
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Io(#[from] std::io::Error),

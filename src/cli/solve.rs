@@ -25,7 +25,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let s = args.search.with_progress(
         &solver,
         || dispatch!(variant.game, R => solver.solve::<R>(&pos)),
-    );
+    )?;
     let seconds = t.elapsed().as_secs_f64();
     let best = s.best.map_or("-".to_string(), |m| m.to_string());
     if args.json {

@@ -30,6 +30,7 @@ use crate::packed::PackedBoard;
 use crate::position::{Position, MAX_PITS};
 use crate::side::Side;
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 
 /// The exact future gain of `pos` by MTD(f) over null-window searches, on
 /// the calling thread.
@@ -44,6 +45,10 @@ pub(crate) fn exact_gain<R: Rules>(table: &Table, shared: &Shared, pos: &Positio
     searcher.flush();
     g
 }
+
+/// Positions a level may hold before the solve gives up, by default
+/// (about 3 GB of bookkeeping); see [`super::Options::level_limit`].
+pub const LEVEL_LIMIT: usize = 20_000_000;
 
 /// A position of the level: board and side to move.
 type Key = ([u8; MAX_PITS], Side);
@@ -62,6 +67,15 @@ pub(crate) fn resolve<R: Rules>(table: &Table, shared: &Shared, pos: &Position) 
     let mut moves = MoveList::new();
     let mut i = 0;
     while i < nodes.len() {
+        if nodes.len() > shared.level_limit || shared.stop.load(Ordering::Relaxed) {
+            // Too large to resolve (or stopped): fail the solve, store
+            // nothing.
+            if nodes.len() > shared.level_limit {
+                shared.overflow.store(true, Ordering::Relaxed);
+            }
+            shared.stop.store(true, Ordering::Relaxed);
+            return 0;
+        }
         let p = nodes[i];
         let south = |g: i32, side: Side| if side == Side::South { g } else { -g };
         let mut ex = Vec::new();
@@ -136,6 +150,10 @@ pub(crate) fn resolve<R: Rules>(table: &Table, shared: &Shared, pos: &Position) 
                 value[i] = t;
             }
         }
+    }
+    if shared.stop.load(Ordering::Relaxed) {
+        // An exit's search was stopped: its value is meaningless.
+        return 0;
     }
     for (i, p) in nodes.iter().enumerate() {
         let g = if p.to_move() == Side::South {

@@ -7,8 +7,8 @@
 //! use mancala::{games::Kalah, Variant};
 //!
 //! let v: Variant = "kalah:3x2".parse().unwrap();
-//! let solver = Solver::new(Options { threads: 1, tt_bytes: 1 << 20 });
-//! let s = solver.solve::<Kalah>(&v.start());
+//! let solver = Solver::new(Options { threads: 1, tt_bytes: 1 << 20, ..Options::default() });
+//! let s = solver.solve::<Kalah>(&v.start()).unwrap();
 //! assert!(s.value >= -12 && s.value <= 12);
 //! assert!(s.best.is_some());
 //! ```
@@ -38,6 +38,9 @@ pub struct Options {
     pub threads: usize,
     /// Bytes for the transposition table.
     pub tt_bytes: usize,
+    /// Positions a level (positions that can repeat) may hold before the
+    /// solve fails with [`SolveError::TooLarge`].
+    pub level_limit: usize,
 }
 
 impl Default for Options {
@@ -45,6 +48,7 @@ impl Default for Options {
         Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             tt_bytes: DEFAULT_TT_BYTES,
+            level_limit: level::LEVEL_LIMIT,
         }
     }
 }
@@ -61,6 +65,15 @@ pub struct Solution {
     pub best: Option<Move>,
     /// Nodes searched.
     pub nodes: u64,
+}
+
+/// Why a solve failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// A level of positions reachable from each other without a capture
+    /// was larger than the solver resolves.
+    #[error("the position leads to more positions that can repeat without a capture than the solver's level limit: too large for the exact solver")]
+    TooLarge,
 }
 
 /// Bounds on the root value while a solve runs, for progress displays.
@@ -149,7 +162,13 @@ impl Solver {
             owner: std::sync::Mutex::new(None),
             pool,
             threads,
-            progress: Progress::default(),
+            progress: Progress {
+                shared: Shared {
+                    level_limit: options.level_limit,
+                    ..Shared::default()
+                },
+                ..Progress::default()
+            },
         }
     }
 
@@ -180,40 +199,54 @@ impl Solver {
         }
     }
 
+    /// After a solve: a failure clears the table (values found after the
+    /// failure may be meaningless) and the flags.
+    fn outcome<T>(&self, result: T) -> Result<T, SolveError> {
+        let shared = &self.progress.shared;
+        let overflow = shared.overflow.swap(false, Ordering::Relaxed);
+        if shared.stop.swap(false, Ordering::Relaxed) || overflow {
+            self.table.clear();
+            return Err(SolveError::TooLarge);
+        }
+        Ok(result)
+    }
+
     /// Solves `pos` exactly under the rules `R`.
-    pub fn solve<R: Rules>(&self, pos: &Position) -> Solution {
+    pub fn solve<R: Rules>(&self, pos: &Position) -> Result<Solution, SolveError> {
         self.adopt::<R>(pos);
         let start_nodes = self.nodes();
         let captured =
             i32::from(pos.captured(pos.to_move())) - i32::from(pos.captured(pos.to_move().other()));
         let gain = self.gain::<R>(pos, captured);
+        let gain = self.outcome(gain)?;
         let best = self.best_move::<R>(pos, gain);
-        Solution {
+        self.outcome(Solution {
             value: captured + gain,
             gain,
             best,
             nodes: self.nodes() - start_nodes,
-        }
+        })
     }
 
     /// The exact game value of every legal move of `pos`: the value of
     /// `pos` (side to move's view) if that move is played and both sides
     /// play perfectly afterwards. Empty on a terminal position.
-    pub fn analyse<R: Rules>(&self, pos: &Position) -> Vec<(Move, i32)> {
+    pub fn analyse<R: Rules>(&self, pos: &Position) -> Result<Vec<(Move, i32)>, SolveError> {
         self.adopt::<R>(pos);
         let mut moves = MoveList::new();
         if R::generate(pos, &mut moves).is_some() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let me = pos.to_move();
         let captured = i32::from(pos.captured(me)) - i32::from(pos.captured(me.other()));
-        moves
+        let values = moves
             .iter()
             .map(|(m, child)| {
                 let g = self.gain::<R>(child, 0);
                 (*m, captured + through(pos, child, g))
             })
-            .collect()
+            .collect();
+        self.outcome(values)
     }
 
     /// Nodes searched by this solver so far.
@@ -331,7 +364,7 @@ impl Solver {
                 // Needs g(child) <= c - gain.
                 self.test::<R>(child, c - gain + 1) <= c - gain
             };
-            if keeps {
+            if keeps || self.progress.shared.stop.load(Ordering::Relaxed) {
                 return Some(*m);
             }
         }

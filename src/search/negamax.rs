@@ -79,12 +79,28 @@ pub(crate) fn move_code(m: Move) -> u8 {
 }
 
 /// Counters shared by the threads of one solve.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Shared {
     /// Nodes searched so far (updated every few thousand nodes).
     pub nodes: AtomicU64,
     /// Set to make every searcher return as soon as it can.
     pub stop: AtomicBool,
+    /// Set (with `stop`) when a level was too large to resolve: the solve
+    /// fails, and nothing found after it is stored.
+    pub overflow: AtomicBool,
+    /// Positions a level may hold (see [`super::level::LEVEL_LIMIT`]).
+    pub level_limit: usize,
+}
+
+impl Default for Shared {
+    fn default() -> Self {
+        Shared {
+            nodes: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            overflow: AtomicBool::new(false),
+            level_limit: super::level::LEVEL_LIMIT,
+        }
+    }
 }
 
 /// One thread's search state.
@@ -199,7 +215,11 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
         if R::CYCLIC && self.repetition(pos, board) {
             // Resolve the whole level exactly (see the module docs).
-            return super::level::resolve::<R>(self.table, self.shared, pos);
+            let g = super::level::resolve::<R>(self.table, self.shared, pos);
+            if self.shared.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+            return g;
         }
         let (alpha0, beta0) = (alpha, beta);
 
