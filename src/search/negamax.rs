@@ -185,10 +185,9 @@ impl<'a, R: Rules> Searcher<'a, R> {
         if self.aborted {
             return 0;
         }
-        let mut moves = MoveList::new();
-        if let Some(score) = R::generate(pos, &mut moves) {
-            return final_gain(pos, score);
-        }
+        // The seed bound and the table come first: a cut there needs no
+        // move generated. (A terminal position's final gain also lies within
+        // the seed bound, and terminal positions are never stored.)
         let board = pos.board_seeds();
         let bound = board as i32;
         if bound <= alpha {
@@ -212,6 +211,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 return hi;
             }
             best_code = stored.best;
+        }
+        let mut moves = MoveList::new();
+        if let Some(score) = R::generate(pos, &mut moves) {
+            return final_gain(pos, score);
         }
         if R::CYCLIC && self.repetition(pos, board) {
             // Resolve the whole level exactly (see the module docs).
