@@ -84,7 +84,7 @@ pub struct SearchArgs {
 impl SearchArgs {
     /// A solver for searches from `pos`: the table is no larger than the
     /// boards the position can reach could fill.
-    pub fn solver(&self, pos: &Position) -> Result<Solver, CliError> {
+    pub fn solver(&self, pos: &Position) -> Solver {
         let boards = mancala::index::boards_up_to(2 * pos.n(), pos.board_seeds()).saturating_mul(2);
         let useful = boards.saturating_mul(2 * mancala::search::tt::ENTRY_BYTES as u128);
         let bytes = (u128::from(self.tt_mb) << 20).min(useful).max(1 << 16);
@@ -95,7 +95,7 @@ impl SearchArgs {
         if let Some(t) = self.threads {
             options.threads = usize::from(t);
         }
-        Ok(Solver::new(options))
+        Solver::new(options)
     }
 
     /// Runs `work`, showing the solver's progress on stderr (nodes, rate,
