@@ -27,6 +27,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod db;
 pub mod draw;
 pub mod games;
 pub mod index;

@@ -260,6 +260,24 @@ impl Position {
         place
     }
 
+    /// South to move, nothing captured, `board` (`2n` pits, South's row
+    /// first) on the board: the positions of the endgame databases.
+    /// `n` must be in `1..=MAX_N` and the seeds at most [`MAX_SEEDS`]
+    /// (checked in debug builds).
+    #[inline]
+    pub(crate) fn from_board(n: usize, board: &[u8]) -> Position {
+        debug_assert!((1..=MAX_N).contains(&n) && board.len() == 2 * n);
+        debug_assert!(board.iter().map(|&c| usize::from(c)).sum::<usize>() <= MAX_SEEDS);
+        let mut pits = [0u8; MAX_PITS];
+        pits[..2 * n].copy_from_slice(board);
+        Position {
+            pits,
+            captured: [0, 0],
+            to_move: Side::South,
+            n: n as u8,
+        }
+    }
+
     /// The same position with `side` to move.
     pub fn with_to_move(mut self, side: Side) -> Position {
         self.to_move = side;

@@ -470,3 +470,19 @@ fn start_position_is_the_default() {
         );
     }
 }
+
+#[test]
+fn a_cycle_level_above_the_limit_is_a_clear_error() {
+    let err = assert_bad(&[
+        "solve",
+        "--game",
+        "awari:4x3",
+        "--threads",
+        "1",
+        "--level-limit",
+        "50",
+    ]);
+    assert!(err.contains("--level-limit"), "{err}");
+    assert_bad(&["solve", "--game", "awari:4x3", "--level-limit", "0"]);
+    assert_bad(&["analyse", "--game", "awari:4x3", "--level-limit", "x"]);
+}

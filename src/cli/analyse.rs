@@ -21,7 +21,7 @@ pub struct Args {
 /// and both sides play perfectly afterwards. Nothing on a terminal position.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (variant, pos) = args.game.resolve()?;
-    let solver = args.search.solver(&pos);
+    let solver = args.search.solver(&variant, &pos)?;
     let values = args.search.with_progress(
         &solver,
         || dispatch!(variant.game, R => solver.analyse::<R>(&pos)),

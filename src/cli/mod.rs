@@ -3,6 +3,7 @@
 
 pub mod analyse;
 pub mod apply;
+pub mod db;
 pub mod moves;
 pub mod perft;
 pub mod show;
@@ -38,6 +39,8 @@ pub enum Command {
     Solve(solve::Args),
     /// The exact value of every legal move of a position.
     Analyse(analyse::Args),
+    /// Endgame databases: build, stats, probe, verify.
+    Db(db::Args),
 }
 
 /// What every command reads: the game and a position of it.
@@ -76,6 +79,15 @@ pub struct SearchArgs {
     /// position can use).
     #[arg(long, value_name = "MB", default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub tt_mb: u64,
+    /// Positions one cycle level may hold before the solve gives up with an
+    /// error (cyclic games; each costs about 150 bytes while the level is
+    /// resolved).
+    #[arg(long, value_name = "POSITIONS", default_value_t = mancala::search::level::LEVEL_LIMIT, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4_000_000_000))]
+    pub level_limit: usize,
+    /// Probe the endgame databases built in DIR (`mancala db build`)
+    /// instead of searching the boards they cover.
+    #[arg(long, value_name = "DIR")]
+    pub db: Option<std::path::PathBuf>,
     /// No progress display on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -84,18 +96,26 @@ pub struct SearchArgs {
 impl SearchArgs {
     /// A solver for searches from `pos`: the table is no larger than the
     /// boards the position can reach could fill.
-    pub fn solver(&self, pos: &Position) -> Solver {
+    pub fn solver(&self, variant: &Variant, pos: &Position) -> Result<Solver, CliError> {
         let boards = mancala::index::boards_up_to(2 * pos.n(), pos.board_seeds()).saturating_mul(2);
         let useful = boards.saturating_mul(2 * mancala::search::tt::ENTRY_BYTES as u128);
         let bytes = (u128::from(self.tt_mb) << 20).min(useful).max(1 << 16);
         let mut options = Options {
             tt_bytes: bytes as usize,
+            level_limit: self.level_limit,
             ..Options::default()
         };
         if let Some(t) = self.threads {
             options.threads = usize::from(t);
         }
-        Solver::new(options)
+        let solver = Solver::new(options);
+        Ok(match &self.db {
+            None => solver,
+            Some(dir) => {
+                let db = mancala::db::Database::open(dir, variant.game, pos.n(), false)?;
+                solver.with_database(std::sync::Arc::new(db))
+            }
+        })
     }
 
     /// Runs `work`, showing the solver's progress on stderr (nodes, rate,
@@ -163,6 +183,12 @@ pub enum CliError {
     /// The solver could not finish.
     #[error("{0}")]
     Solve(#[from] mancala::search::SolveError),
+    /// A database could not be opened, built or used.
+    #[error("{0}")]
+    Database(#[from] mancala::db::DbError),
+    /// A database request that cannot be answered.
+    #[error("{0}")]
+    Db(String),
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Io(#[from] std::io::Error),
@@ -184,5 +210,6 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Perft(a) => perft::run(&a, out),
         Command::Solve(a) => solve::run(&a, out),
         Command::Analyse(a) => analyse::run(&a, out),
+        Command::Db(a) => db::run(&a, out),
     }
 }

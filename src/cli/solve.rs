@@ -20,7 +20,7 @@ pub struct Args {
 /// Prints `value V` and `best MOVE` (`-` on a terminal position).
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (variant, pos) = args.game.resolve()?;
-    let solver = args.search.solver(&pos);
+    let solver = args.search.solver(&variant, &pos)?;
     let t = Instant::now();
     let s = args.search.with_progress(
         &solver,

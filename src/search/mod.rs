@@ -20,8 +20,8 @@ pub mod tt;
 use crate::games::{Move, MoveList, Rules};
 use crate::position::Position;
 pub use negamax::Shared;
-use negamax::{final_gain, move_code, through, Searcher};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use negamax::{final_gain, through, Searcher};
+use std::sync::atomic::{AtomicI32, Ordering};
 pub use tt::Table;
 
 /// Default size of the transposition table: 2 GiB, a twelfth of a 24 GiB
@@ -72,8 +72,22 @@ pub struct Solution {
 pub enum SolveError {
     /// A level of positions reachable from each other without a capture
     /// was larger than the solver resolves.
-    #[error("the position leads to more positions that can repeat without a capture than the solver's level limit: too large for the exact solver")]
+    #[error("the position leads to more positions that can repeat without a capture than the solver's level limit (--level-limit, each costs about 150 bytes): too large for the exact solver with this limit")]
     TooLarge,
+    /// The solver's endgame databases belong to another game or row length.
+    #[error(
+        "the databases are of {db_game} with {db_n} pits a row, the position of {game} with {n}"
+    )]
+    WrongDatabase {
+        /// The databases' game.
+        db_game: crate::Game,
+        /// Their row length.
+        db_n: usize,
+        /// The position's game.
+        game: crate::Game,
+        /// Its row length.
+        n: usize,
+    },
 }
 
 /// Bounds on the root value while a solve runs, for progress displays.
@@ -172,6 +186,14 @@ impl Solver {
         }
     }
 
+    /// The same solver, probing `db` (exact gains of every board with at
+    /// most `db.max_seeds()` seeds) instead of searching those boards.
+    /// Positions of another game or row length are refused by the solves.
+    pub fn with_database(mut self, db: std::sync::Arc<crate::db::Database>) -> Solver {
+        self.progress.shared.db = Some(db);
+        self
+    }
+
     /// Number of search threads.
     pub fn threads(&self) -> usize {
         self.threads
@@ -188,7 +210,17 @@ impl Solver {
     }
 
     /// Clears the table if it holds entries of another game or board size.
-    fn adopt<R: Rules>(&self, pos: &Position) {
+    fn adopt<R: Rules>(&self, pos: &Position) -> Result<(), SolveError> {
+        if let Some(db) = &self.progress.shared.db {
+            if db.game() != R::GAME || db.n() != pos.n() {
+                return Err(SolveError::WrongDatabase {
+                    db_game: db.game(),
+                    db_n: db.n(),
+                    game: R::GAME,
+                    n: pos.n(),
+                });
+            }
+        }
         let mut owner = self.owner.lock().unwrap_or_else(|e| e.into_inner());
         let now = Some((R::GAME, pos.n()));
         if *owner != now {
@@ -197,6 +229,7 @@ impl Solver {
             }
             *owner = now;
         }
+        Ok(())
     }
 
     /// After a solve: a failure clears the table (values found after the
@@ -213,7 +246,7 @@ impl Solver {
 
     /// Solves `pos` exactly under the rules `R`.
     pub fn solve<R: Rules>(&self, pos: &Position) -> Result<Solution, SolveError> {
-        self.adopt::<R>(pos);
+        self.adopt::<R>(pos)?;
         let start_nodes = self.nodes();
         let captured =
             i32::from(pos.captured(pos.to_move())) - i32::from(pos.captured(pos.to_move().other()));
@@ -232,7 +265,7 @@ impl Solver {
     /// `pos` (side to move's view) if that move is played and both sides
     /// play perfectly afterwards. Empty on a terminal position.
     pub fn analyse<R: Rules>(&self, pos: &Position) -> Result<Vec<(Move, i32)>, SolveError> {
-        self.adopt::<R>(pos);
+        self.adopt::<R>(pos)?;
         let mut moves = MoveList::new();
         if R::generate(pos, &mut moves).is_some() {
             return Ok(Vec::new());
@@ -275,79 +308,12 @@ impl Solver {
     /// future gain of `pos` (searched with an empty history).
     fn test<R: Rules>(&self, pos: &Position, beta: i32) -> i32 {
         let shared = &self.progress.shared;
-        if self.threads == 1 {
-            return self.pool.install(|| {
-                let mut s = Searcher::<R>::new(&self.table, shared);
-                let v = s.search(pos, beta - 1, beta);
-                s.flush();
-                v
-            });
-        }
-        self.pool.install(|| self.split::<R>(pos, beta))
-    }
-
-    /// Parallel null-window search at the root: the first (best-ordered)
-    /// move is searched alone, then the others in parallel (young brothers
-    /// wait), each with its own path and the shared table; a cutoff stops
-    /// the siblings still running.
-    fn split<R: Rules>(&self, pos: &Position, beta: i32) -> i32 {
-        let shared = &self.progress.shared;
-        let mut moves = MoveList::new();
-        if let Some(score) = R::generate(pos, &mut moves) {
-            return final_gain(pos, score);
-        }
-        let key = crate::packed::PackedBoard::new(pos);
-        let best_code = key
-            .and_then(|k| self.table.probe(k))
-            .map_or(u8::MAX, |s| s.best);
-        moves.sort_by_key(|(m, child)| {
-            let mut score = -4 * negamax::move_gain(pos, child);
-            if child.to_move() == pos.to_move() {
-                score -= 1000;
-            }
-            if move_code(*m) == best_code {
-                score -= 10_000;
-            }
-            score
-        });
-        let child_value = |child: &Position, flag: Option<&AtomicBool>| {
+        self.pool.install(|| {
             let mut s = Searcher::<R>::new(&self.table, shared);
-            if let Some(f) = flag {
-                s.flags.push(f);
-            }
-            s.push_path(pos);
-            let c = negamax::move_gain(pos, child);
-            let v = if child.to_move() == pos.to_move() {
-                c + s.search(child, beta - 1 - c, beta - c)
-            } else {
-                c - s.search(child, c - beta, c - beta + 1)
-            };
+            let v = s.search(pos, beta - 1, beta);
             s.flush();
-            (!s.aborted).then_some(v)
-        };
-        let first = child_value(&moves[0].1, None).expect("not stopped");
-        if first >= beta {
-            return first;
-        }
-        let cutoff = AtomicBool::new(false);
-        use rayon::prelude::*;
-        let rest: Vec<Option<i32>> = moves[1..]
-            .par_iter()
-            .map(|(_, child)| {
-                let v = child_value(child, Some(&cutoff));
-                if v.is_some_and(|v| v >= beta) {
-                    cutoff.store(true, Ordering::Relaxed);
-                }
-                v
-            })
-            .collect();
-        let best = rest.iter().flatten().fold(first, |a, &b| a.max(b));
-        if best < beta {
-            // Every move was searched to the end (unless the whole solve
-            // was stopped): an upper bound.
-            debug_assert!(rest.iter().all(Option::is_some) || shared.stop.load(Ordering::Relaxed));
-        }
-        best
+            v
+        })
     }
 
     /// A move of `pos` whose value is `gain`, the future gain of `pos`.

@@ -36,6 +36,18 @@ use crate::packed::PackedBoard;
 use crate::position::Position;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+/// Seeds on the board from which a node looks up its children in the
+/// table before searching them (enhanced transposition cutoff).
+const ETC_MIN_SEEDS: usize = 8;
+
+/// Plies from the root up to which a node may search its moves in
+/// parallel.
+const SPLIT_MAX_PLY: usize = 6;
+
+/// Seeds on the board from which a node may search its moves in parallel
+/// (below, subtrees are too small to be worth a task).
+const SPLIT_MIN_SEEDS: usize = 12;
+
 /// Nodes between checks of the stop flag and updates of shared counters.
 const CHECK_EVERY: u64 = 4096;
 
@@ -90,6 +102,8 @@ pub struct Shared {
     pub overflow: AtomicBool,
     /// Positions a level may hold (see [`super::level::LEVEL_LIMIT`]).
     pub level_limit: usize,
+    /// Endgame databases: exact gains of every board with few seeds.
+    pub db: Option<std::sync::Arc<crate::db::Database>>,
 }
 
 impl Default for Shared {
@@ -99,6 +113,7 @@ impl Default for Shared {
             stop: AtomicBool::new(false),
             overflow: AtomicBool::new(false),
             level_limit: super::level::LEVEL_LIMIT,
+            db: None,
         }
     }
 }
@@ -107,6 +122,8 @@ impl Default for Shared {
 pub(crate) struct Searcher<'a, R: Rules> {
     table: &'a Table,
     shared: &'a Shared,
+    /// The databases, and the most seeds they cover (`None`: no database).
+    db: Option<(&'a crate::db::Database, usize)>,
     /// Extra stop flags (sibling cutoffs in parallel searches).
     pub(crate) flags: Vec<&'a AtomicBool>,
     /// The positions on the current path, root first.
@@ -124,6 +141,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         Searcher {
             table,
             shared,
+            db: shared.db.as_deref().map(|d| (d, d.max_seeds())),
             flags: Vec::new(),
             path: Vec::with_capacity(256),
             nodes: 0,
@@ -133,9 +151,16 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
     }
 
-    /// Puts `pos` on the path (for searches started below the root).
-    pub(crate) fn push_path(&mut self, pos: &Position) {
-        self.path.push(*pos);
+    /// The table's bounds for `key`.
+    #[inline]
+    fn probe(&self, key: PackedBoard) -> Option<Stored> {
+        self.table.probe(key)
+    }
+
+    /// Stores `stored`, merged with what the table already knows.
+    #[inline]
+    fn store(&mut self, key: PackedBoard, stored: Stored) {
+        self.table.store(key, merge(self.table.probe(key), stored));
     }
 
     /// Adds this searcher's unreported nodes to the shared count.
@@ -196,13 +221,18 @@ impl<'a, R: Rules> Searcher<'a, R> {
         if -bound >= beta {
             return -bound;
         }
+        if let Some((db, max)) = self.db {
+            if board <= max {
+                return db.gain(pos).expect("the database covers this board");
+            }
+        }
         let key = PackedBoard::new(pos);
         let mut best_code = u8::MAX;
         // The table holds true values (never path-dependent ones), so it
         // is consulted before the repetition check. Its bounds only cut;
         // they do not narrow the window, so a result always keeps the
         // contract for the window it was asked for.
-        if let Some(stored) = key.and_then(|k| self.table.probe(k)) {
+        if let Some(stored) = key.and_then(|k| self.probe(k)) {
             let (lo, hi) = (i32::from(stored.lower), i32::from(stored.upper));
             if lo >= beta || lo == hi {
                 return lo;
@@ -226,6 +256,52 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
         let (alpha0, beta0) = (alpha, beta);
 
+        // Enhanced transposition cutoff: away from the leaves, look up
+        // every child first (their loads overlap, see `Table::prefetch`).
+        // The children's stored bounds and seed bounds bound every move's
+        // value: one move proven at least `beta` cuts without a search, and
+        // when no move can exceed `alpha` the node fails low at once.
+        if board >= ETC_MIN_SEEDS {
+            let mut keys = [None; crate::games::MAX_MOVES];
+            for (i, (_, child)) in moves.iter().enumerate() {
+                keys[i] = PackedBoard::new(child);
+                if let Some(k) = keys[i] {
+                    self.table.prefetch(k);
+                }
+            }
+            let mut max_upper = i32::MIN;
+            for (i, (m, child)) in moves.iter().enumerate() {
+                let cb = child.board_seeds() as i32;
+                let (mut lo, mut hi) = (-cb, cb);
+                if let Some(st) = keys[i].and_then(|k| self.probe(k)) {
+                    lo = lo.max(i32::from(st.lower));
+                    hi = hi.min(i32::from(st.upper));
+                }
+                let c = move_gain(pos, child);
+                let (vlo, vhi) = if child.to_move() == pos.to_move() {
+                    (c + lo, c + hi)
+                } else {
+                    (c - hi, c - lo)
+                };
+                if vlo >= beta {
+                    if let Some(k) = key {
+                        let stored = Stored {
+                            lower: vlo as i16,
+                            upper: bound as i16,
+                            best: move_code(*m),
+                            work: 0,
+                        };
+                        self.store(k, stored);
+                    }
+                    return vlo;
+                }
+                max_upper = max_upper.max(vhi);
+            }
+            if max_upper <= alpha {
+                return max_upper;
+            }
+        }
+
         // Move ordering: the table's move, then extra moves, then by the
         // seeds the move captures.
         let mut order: [(i32, u8); crate::games::MAX_MOVES] = [(0, 0); crate::games::MAX_MOVES];
@@ -246,7 +322,18 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let nodes_before = self.nodes;
         let mut best = i32::MIN;
         let mut best_move = Move::Pass;
-        for &(_, i) in order.iter() {
+        for (nth, &(_, i)) in order.iter().enumerate() {
+            if nth == 1 && self.may_split(board) {
+                // Young brothers wait: the first move was searched alone
+                // and did not cut, so the others are searched in parallel.
+                if let Some((v, m)) = self.split(pos, &moves, &order[1..], alpha.max(best), beta) {
+                    if v > best {
+                        best = v;
+                        best_move = m;
+                    }
+                }
+                break;
+            }
             let (m, child) = &moves[usize::from(i)];
             let c = move_gain(pos, child);
             let v = if child.to_move() == pos.to_move() {
@@ -283,8 +370,81 @@ impl<'a, R: Rules> Searcher<'a, R> {
                     best: move_code(best_move),
                     work,
                 };
-                self.table.store(k, merge(self.table.probe(k), stored));
+                self.store(k, stored);
             }
+        }
+        best
+    }
+}
+
+impl<R: Rules> Searcher<'_, R> {
+    /// Whether a node with `board` seeds on the board, at the current
+    /// depth, searches its younger moves in parallel: only near the root
+    /// (where subtrees are large) and only when there is a second thread.
+    #[inline]
+    fn may_split(&self, board: usize) -> bool {
+        self.path.len() <= SPLIT_MAX_PLY
+            && board >= SPLIT_MIN_SEEDS
+            && rayon::current_num_threads() > 1
+    }
+
+    /// Searches the moves `order` of `pos` in parallel, each with the
+    /// window `(alpha, beta)`, its own searcher (a copy of the path) and
+    /// the shared table; a cutoff stops the siblings still running. The
+    /// best value and its move, or `None` if no move finished (this search
+    /// was stopped: `self.aborted` is then set).
+    fn split(
+        &mut self,
+        pos: &Position,
+        moves: &MoveList,
+        order: &[(i32, u8)],
+        alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, Move)> {
+        use rayon::prelude::*;
+        let cutoff = AtomicBool::new(false);
+        let results: Vec<(u64, Option<(i32, Move)>)> = order
+            .par_iter()
+            .map(|&(_, i)| {
+                let (m, child) = &moves[usize::from(i)];
+                let mut s = Searcher::<R>::new(self.table, self.shared);
+                s.flags.extend(self.flags.iter().copied());
+                s.flags.push(&cutoff);
+                s.path.extend_from_slice(&self.path);
+                let c = move_gain(pos, child);
+                let v = if child.to_move() == pos.to_move() {
+                    c + s.search(child, alpha - c, beta - c)
+                } else {
+                    c - s.search(child, c - beta, c - alpha)
+                };
+                s.flush();
+                if s.aborted {
+                    return (s.nodes, None);
+                }
+                if v >= beta {
+                    cutoff.store(true, Ordering::Relaxed);
+                }
+                (s.nodes, Some((v, *m)))
+            })
+            .collect();
+        let mut best: Option<(i32, Move)> = None;
+        let mut all = true;
+        for (nodes, r) in results {
+            self.nodes += nodes;
+            match r {
+                Some((v, m)) if best.map_or(true, |(b, _)| v > b) => best = Some((v, m)),
+                Some(_) => {}
+                None => all = false,
+            }
+        }
+        // A move stopped by a sibling's cutoff is harmless: that sibling's
+        // value already reaches `beta`. Otherwise an unfinished move means
+        // this search itself was stopped from above.
+        if (!all && best.map_or(true, |(b, _)| b < beta))
+            || self.shared.stop.load(Ordering::Relaxed)
+            || self.flags.iter().any(|f| f.load(Ordering::Relaxed))
+        {
+            self.aborted = true;
         }
         best
     }

@@ -167,6 +167,12 @@ impl Table {
         let map = memmap2::MmapMut::map_anon(len * ENTRY_BYTES).unwrap_or_else(|e| {
             panic!("cannot map {} bytes for the table: {e}", len * ENTRY_BYTES)
         });
+        // Huge pages: a probe is a random access anywhere in the table, and
+        // with 4 KiB pages nearly every probe of a large table also misses
+        // the TLB. Measured on `kalah:5x4` with 2 GiB: 3.5 s instead of
+        // 7 to 10 s. Only advice: if the kernel declines, nothing changes.
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
         Table {
             map,
             len,
@@ -201,6 +207,31 @@ impl Table {
     fn bucket(&self, key: u128) -> &[Entry] {
         let b = (hash(key) as usize) & self.bucket_mask;
         &self.entries()[b * ENTRIES_PER_BUCKET..(b + 1) * ENTRIES_PER_BUCKET]
+    }
+
+    /// Asks the processor to start loading the bucket of `key`, so that
+    /// probes of several keys overlap their memory latencies instead of
+    /// paying them one after another.
+    #[inline]
+    pub fn prefetch(&self, key: PackedBoard) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b = (hash(key.0) as usize) & self.bucket_mask;
+            let ptr = self.entries()[b * ENTRIES_PER_BUCKET..]
+                .as_ptr()
+                .cast::<i8>();
+            // SAFETY: `_mm_prefetch` needs SSE, which every x86_64
+            // processor has (it is in the target's baseline features). A
+            // prefetch is only a hint: it reads nothing into the program,
+            // writes nothing and never faults, and `ptr` points into the
+            // table's own mapping anyway (`b` is masked to a bucket index).
+            // Exercised by the `prefetch_then_probe` test.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// What is stored for exactly this board, if anything.
@@ -277,6 +308,24 @@ mod tests {
             },
         ] {
             assert_eq!(Stored::unpack(s.pack()), s);
+        }
+    }
+
+    #[test]
+    fn prefetch_then_probe() {
+        let t = Table::with_bytes(1 << 16);
+        let s = Stored {
+            lower: -3,
+            upper: 5,
+            best: 2,
+            work: 7,
+        };
+        for k in 0..1000u128 {
+            let key = PackedBoard(k * 0x9E37_79B9_7F4A_7C15);
+            t.prefetch(key);
+            t.store(key, s);
+            t.prefetch(key);
+            assert_eq!(t.probe(key), Some(s));
         }
     }
 

@@ -1,0 +1,242 @@
+//! `mancala db`: build, inspect, probe and verify endgame databases.
+
+use super::CliError;
+use mancala::db::{self, build::Progress, BuildOptions, Database};
+use mancala::{dispatch, Variant};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+/// The default database directory, relative to the working directory.
+pub const DEFAULT_DIR: &str = "data/db";
+
+/// Arguments of `db`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: DbCommand,
+}
+
+/// The `db` subcommands.
+#[derive(Debug, clap::Subcommand)]
+enum DbCommand {
+    /// Build the databases of every seed count from 0 to --max-seeds
+    /// (valid levels already in the directory are reused).
+    Build(BuildArgs),
+    /// The value histogram of one level: `VALUE<TAB>COUNT` per value.
+    Stats(StatsArgs),
+    /// The database value of one position.
+    Probe(ProbeArgs),
+    /// Check that every stored value is the best over the board's moves.
+    Verify(VerifyArgs),
+}
+
+/// Which databases: the game (its row length) and the directory.
+#[derive(Debug, clap::Args)]
+struct Which {
+    /// The game: NAME or NAME:NxS (only the row length N matters).
+    #[arg(long, value_name = "GAME")]
+    game: String,
+    /// The database directory.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_DIR)]
+    dir: PathBuf,
+}
+
+impl Which {
+    fn variant(&self) -> Result<Variant, CliError> {
+        Ok(self.game.parse()?)
+    }
+
+    fn open(&self, verify: bool) -> Result<(Variant, Database), CliError> {
+        let v = self.variant()?;
+        let db = Database::open(&self.dir, v.game, v.n, verify)?;
+        Ok((v, db))
+    }
+}
+
+#[derive(Debug, clap::Args)]
+struct BuildArgs {
+    #[command(flatten)]
+    which: Which,
+    /// The largest number of seeds on the board to build.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(0..=127))]
+    max_seeds: u16,
+    /// Memory the build may use, in MiB (the level being built takes two
+    /// bytes per board, the levels below it one).
+    #[arg(long, value_name = "MB", default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    memory: u64,
+    /// Threads (default: every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// No progress display on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct StatsArgs {
+    #[command(flatten)]
+    which: Which,
+    /// The level: seeds on the board.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=127))]
+    seeds: u16,
+}
+
+#[derive(Debug, clap::Args)]
+struct ProbeArgs {
+    #[command(flatten)]
+    which: Which,
+    /// The position.
+    #[arg(long, value_name = "POSITION")]
+    position: String,
+}
+
+#[derive(Debug, clap::Args)]
+struct VerifyArgs {
+    #[command(flatten)]
+    which: Which,
+    /// Only this level (default: every level present).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=127))]
+    seeds: Option<u16>,
+}
+
+/// Runs a `db` subcommand.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    match &args.command {
+        DbCommand::Build(a) => build(a, out),
+        DbCommand::Stats(a) => {
+            let (_, db) = a.which.open(false)?;
+            for (value, count) in db.stats(usize::from(a.seeds))? {
+                writeln!(out, "{value}\t{count}")?;
+            }
+            Ok(())
+        }
+        DbCommand::Probe(a) => {
+            let v = a.which.variant()?;
+            let pos = v
+                .parse_position(&a.position)
+                .map_err(|e| CliError::Position(a.position.clone(), e))?;
+            if pos.n() != v.n {
+                return Err(CliError::Db(format!(
+                    "the position has {} pits a row, the game {} pits",
+                    pos.n(),
+                    v.n
+                )));
+            }
+            let db = Database::open(&a.which.dir, v.game, v.n, false)?;
+            let k = pos.board_seeds();
+            let gain = db.gain(&pos).ok_or_else(|| {
+                CliError::Db(format!(
+                    "the position has {k} seeds on the board; the database holds up to {}",
+                    db.max_seeds()
+                ))
+            })?;
+            let me = pos.to_move();
+            let value = i32::from(pos.captured(me)) - i32::from(pos.captured(me.other())) + gain;
+            writeln!(out, "value {value}\ngain {gain}")?;
+            Ok(())
+        }
+        DbCommand::Verify(a) => {
+            let (v, db) = a.which.open(true)?;
+            let levels: Vec<usize> = match a.seeds {
+                Some(k) => vec![usize::from(k)],
+                None => (0..=db.max_seeds()).collect(),
+            };
+            let mut wrong = 0;
+            for k in levels {
+                let (bad, shown) = dispatch!(v.game, R => db.verify::<R>(k))?;
+                writeln!(out, "level {k}\t{bad} wrong")?;
+                for s in shown {
+                    writeln!(out, "  {s}")?;
+                }
+                wrong += bad;
+            }
+            if wrong > 0 {
+                return Err(CliError::Db(format!(
+                    "{wrong} stored values disagree with their moves"
+                )));
+            }
+            Ok(())
+        }
+    }
+}
+
+fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let v = a.which.variant()?;
+    let k = usize::from(a.max_seeds);
+    let peak = db::peak_bytes(v.n, k);
+    let options = BuildOptions {
+        dir: a.which.dir.clone(),
+        memory_bytes: a.memory << 20,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads.map_or(0, usize::from))
+        .build()
+        .map_err(|e| CliError::Db(format!("cannot start threads: {e}")))?;
+    let show = {
+        use std::io::IsTerminal;
+        !a.quiet && std::io::stderr().is_terminal()
+    };
+    if !a.quiet {
+        eprintln!(
+            "building {} with {} pits a row, levels 0 to {k}: about {} MiB at the peak (limit {} MiB), {} threads",
+            v.game,
+            v.n,
+            peak.div_ceil(1 << 20),
+            a.memory,
+            pool.current_num_threads()
+        );
+    }
+    let progress = Progress::default();
+    let stop = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    let bar = indicatif::ProgressBar::hidden();
+    if show {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {percent:>3}% {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+    }
+    let quiet = a.quiet;
+    let log = |line: String| {
+        if !quiet {
+            bar.suspend(|| eprintln!("{line}"));
+        }
+    };
+    let result = std::thread::scope(|scope| {
+        if show {
+            scope.spawn(|| {
+                while !done.load(Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                    let entries = progress.entries.load(Relaxed);
+                    bar.set_length(entries.max(1));
+                    bar.set_position(progress.done.load(Relaxed));
+                    bar.set_message(format!(
+                        "level {}: sweep {}, {} boards open",
+                        progress.level.load(Relaxed),
+                        progress.sweep.load(Relaxed),
+                        progress.open.load(Relaxed)
+                    ));
+                }
+                bar.finish_and_clear();
+            });
+        }
+        let r = pool.install(
+            || dispatch!(v.game, R => db::build_all::<R>(v.n, k, &options, &progress, &log, &stop)),
+        );
+        done.store(true, Relaxed);
+        r
+    })?;
+    writeln!(
+        out,
+        "built {} levels 0 to {} in {}",
+        result.game(),
+        result.max_seeds(),
+        a.which.dir.display()
+    )?;
+    Ok(())
+}

@@ -1,0 +1,220 @@
+//! Building one level by parallel retrograde analysis.
+//!
+//! # The values
+//!
+//! Level `k` holds every board with `k` seeds, South to move (North to move
+//! is the same board turned round: see [`super`]). From a board, a move
+//! either
+//!
+//! - **leaves the level**: it captured or stored seeds, so the child has
+//!   fewer seeds on the board and its exact gain `g` is in a lower level,
+//!   built before; the move is worth `c + g` (the mover moves again) or
+//!   `c - g` (the turn passes), `c` being the seeds it captured, net; or
+//! - **stays in the level**: no seed left the board, `c = 0`, and the child
+//!   is another board of the same level, whose value is not known yet.
+//!
+//! A board whose game is over is worth its final allocation. Moves inside a
+//! level can go round in cycles, and endless play is worth 0 more.
+//!
+//! # The method: two fixed points and a median
+//!
+//! Write `T` for the operator that recomputes every board's value as the
+//! best over its moves from the current values of the other boards (the
+//! minimax step, with the exits' exact values). `T` is monotone once values
+//! are read from one fixed player's point of view, so Kleene iteration from
+//! the bottom and from the top of the finite lattice reaches its least and
+//! greatest fixed points. Both are computed at once, in the mover's point of
+//! view, as a pair of bounds per board:
+//!
+//! - `lo` starts at `-k` and can only rise: it is the value of the game in
+//!   which endless play is the *worst* outcome for the side to move;
+//! - `hi` starts at `k` and can only fall: the value when endless play is the
+//!   *best* outcome for the side to move.
+//!
+//! (For a move that passes the turn, the child's `hi` bounds the parent's
+//! `lo` and vice versa, which is what keeps the two games consistent: what is
+//! worst for one player is best for the other.) For a threshold `t >= 1`
+//! the mover reaches a gain of at least `t` in the true game exactly when he
+//! does in the `lo` game, since endless play fails `t` in both; for `t <= 0`
+//! exactly when he does in the `hi` game, since endless play meets `t` in
+//! both. Hence the true value is `lo` when `lo >= 1`, `hi` when `hi <= 0`,
+//! and 0 otherwise: the **median of `lo`, 0 and `hi`**. This is the
+//! forward-sweep counterpart of the threshold attractors of Lincke (2002)
+//! and Romein and Bal (2002): it needs no unmove generator, which for
+//! relay and multi-lap sowing would be a second, error-prone rules engine.
+//!
+//! # Sweeps, in parallel
+//!
+//! The boards are swept in rank order in chunks, the chunks in parallel
+//! with rayon. A board already exact (`lo == hi`) is skipped, so later
+//! sweeps only expand the boards still open (those on or near cycles).
+//! Bounds are atomics updated in place while other threads read them:
+//! because every update moves a bound monotonically towards its fixed
+//! point, reading a fresher or staler bound never overshoots, it only
+//! changes how soon the fixed point is reached (chaotic iteration). The
+//! build stops after a sweep in which no bound changed: every board was then
+//! recomputed from final bounds, so both are fixed points.
+
+use super::{canonical_rank, Level};
+use crate::games::{MoveList, Rules};
+use crate::index::Indexer;
+use crate::position::Position;
+use crate::search::negamax::{final_gain, move_gain};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
+
+/// Boards per parallel chunk of a sweep.
+const CHUNK: u64 = 1 << 14;
+
+/// What a running build reports.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// The level being built.
+    pub level: AtomicU64,
+    /// Boards of that level.
+    pub entries: AtomicU64,
+    /// The sweep under way, from 1.
+    pub sweep: AtomicU64,
+    /// Boards of the level passed in this sweep.
+    pub done: AtomicU64,
+    /// Boards whose value was still open at the start of this sweep.
+    pub open: AtomicU64,
+}
+
+/// Bytes of working memory the build of a level of `entries` boards needs
+/// beyond the lower levels (two bounds per board).
+pub fn working_bytes(entries: u64) -> u64 {
+    2 * entries
+}
+
+/// The exact future gains of every board of `n` pits a row with `k` seeds,
+/// South to move, by rank; `lower[j]` must be level `j` for every `j < k`.
+/// `stop` makes the build return `None` as soon as it can.
+pub fn build_level<R: Rules>(
+    n: usize,
+    k: usize,
+    lower: &[Level<'_>],
+    progress: &Progress,
+    stop: &AtomicBool,
+) -> Option<Vec<i8>> {
+    assert!(k <= super::file::MAX_LEVEL_SEEDS && lower.len() >= k);
+    let ix = Indexer::new(2 * n, k).expect("levels are below 2^64 boards");
+    let count = ix.count();
+    let kk = k as i8;
+    let lo: Vec<AtomicI8> = (0..count)
+        .into_par_iter()
+        .map(|_| AtomicI8::new(-kk))
+        .collect();
+    let hi: Vec<AtomicI8> = (0..count)
+        .into_par_iter()
+        .map(|_| AtomicI8::new(kk))
+        .collect();
+    let chunks = count.div_ceil(CHUNK);
+    let mut open = count;
+    for sweep in 1.. {
+        progress.sweep.store(sweep, Ordering::Relaxed);
+        progress.done.store(0, Ordering::Relaxed);
+        progress.open.store(open, Ordering::Relaxed);
+        let changed = AtomicU64::new(0);
+        let still_open = AtomicU64::new(0);
+        (0..chunks).into_par_iter().for_each(|c| {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let range = c * CHUNK..((c + 1) * CHUNK).min(count);
+            let len = range.end - range.start;
+            let mut board = [0u8; crate::position::MAX_PITS];
+            let mut moves = MoveList::new();
+            let (mut ch, mut op) = (0, 0);
+            for r in range {
+                let l = lo[r as usize].load(Ordering::Relaxed);
+                let h = hi[r as usize].load(Ordering::Relaxed);
+                if l == h {
+                    continue;
+                }
+                ix.unrank(r, &mut board[..2 * n]);
+                let pos = Position::from_board(n, &board[..2 * n]);
+                moves.clear();
+                let (mut nl, mut nh) = match R::generate(&pos, &mut moves) {
+                    Some(score) => {
+                        let g = final_gain(&pos, score);
+                        (g, g)
+                    }
+                    None => bounds_over_moves(&pos, &moves, k, &ix, &lo, &hi, lower),
+                };
+                nl = nl.max(i32::from(l));
+                nh = nh.min(i32::from(h));
+                if nl != i32::from(l) {
+                    lo[r as usize].store(nl as i8, Ordering::Relaxed);
+                }
+                if nh != i32::from(h) {
+                    hi[r as usize].store(nh as i8, Ordering::Relaxed);
+                }
+                if nl != i32::from(l) || nh != i32::from(h) {
+                    ch += 1;
+                }
+                if nl != nh {
+                    op += 1;
+                }
+            }
+            changed.fetch_add(ch, Ordering::Relaxed);
+            still_open.fetch_add(op, Ordering::Relaxed);
+            progress.done.fetch_add(len, Ordering::Relaxed);
+        });
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        open = still_open.into_inner();
+        if changed.into_inner() == 0 {
+            break;
+        }
+    }
+    // The true value is the median of lo, 0 and hi (see the module docs).
+    Some(
+        lo.into_par_iter()
+            .zip(hi.into_par_iter())
+            .map(|(l, h)| {
+                let (l, h) = (l.into_inner(), h.into_inner());
+                debug_assert!(l <= h);
+                0.clamp(l, h)
+            })
+            .collect(),
+    )
+}
+
+/// The bounds a board's moves give it: the best lower and best upper bound
+/// over the moves (mover's view).
+#[inline]
+fn bounds_over_moves(
+    pos: &Position,
+    moves: &MoveList,
+    k: usize,
+    ix: &Indexer,
+    lo: &[AtomicI8],
+    hi: &[AtomicI8],
+    lower: &[Level<'_>],
+) -> (i32, i32) {
+    let (mut nl, mut nh) = (i32::MIN, i32::MIN);
+    for (_, child) in moves {
+        let c = move_gain(pos, child);
+        let ck = child.board_seeds();
+        let (cl, chi) = if ck < k {
+            let g = lower[ck].gain(child);
+            (g, g)
+        } else {
+            let j = canonical_rank(ix, child) as usize;
+            (
+                i32::from(lo[j].load(Ordering::Relaxed)),
+                i32::from(hi[j].load(Ordering::Relaxed)),
+            )
+        };
+        let (vl, vh) = if child.to_move() == pos.to_move() {
+            (c + cl, c + chi)
+        } else {
+            (c - chi, c - cl)
+        };
+        nl = nl.max(vl);
+        nh = nh.max(vh);
+    }
+    (nl, nh)
+}
