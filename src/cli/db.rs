@@ -47,9 +47,11 @@ impl Which {
         Ok(self.game.parse()?)
     }
 
-    fn open(&self, verify: bool) -> Result<(Variant, Database), CliError> {
+    /// Opens the databases, every payload checksum checked (one pass over
+    /// the files at memory speed: cheap beside any use of them).
+    fn open(&self) -> Result<(Variant, Database), CliError> {
         let v = self.variant()?;
-        let db = Database::open(&self.dir, v.game, v.n, verify)?;
+        let db = Database::open(&self.dir, v.game, v.n, true)?;
         Ok((v, db))
     }
 }
@@ -105,7 +107,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     match &args.command {
         DbCommand::Build(a) => build(a, out),
         DbCommand::Stats(a) => {
-            let (_, db) = a.which.open(false)?;
+            let (_, db) = a.which.open()?;
             for (value, count) in db.stats(usize::from(a.seeds))? {
                 writeln!(out, "{value}\t{count}")?;
             }
@@ -123,7 +125,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                     v.n
                 )));
             }
-            let db = Database::open(&a.which.dir, v.game, v.n, false)?;
+            let db = Database::open(&a.which.dir, v.game, v.n, true)?;
             let k = pos.board_seeds();
             let gain = db.gain(&pos).ok_or_else(|| {
                 CliError::Db(format!(
@@ -137,7 +139,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             Ok(())
         }
         DbCommand::Verify(a) => {
-            let (v, db) = a.which.open(true)?;
+            let (v, db) = a.which.open()?;
             let levels: Vec<usize> = match a.seeds {
                 Some(k) => vec![usize::from(k)],
                 None => (0..=db.max_seeds()).collect(),

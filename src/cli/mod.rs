@@ -112,7 +112,7 @@ impl SearchArgs {
         Ok(match &self.db {
             None => solver,
             Some(dir) => {
-                let db = mancala::db::Database::open(dir, variant.game, pos.n(), false)?;
+                let db = mancala::db::Database::open(dir, variant.game, pos.n(), true)?;
                 solver.with_database(std::sync::Arc::new(db))
             }
         })

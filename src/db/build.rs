@@ -61,7 +61,7 @@ use crate::index::Indexer;
 use crate::position::Position;
 use crate::search::negamax::{final_gain, move_gain};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
 
 /// Boards per parallel chunk of a sweep.
 const CHUNK: u64 = 1 << 14;
@@ -79,6 +79,19 @@ pub struct Progress {
     pub done: AtomicU64,
     /// Boards whose value was still open at the start of this sweep.
     pub open: AtomicU64,
+}
+
+/// A board's bounds `lo` and `hi` in one word, so that a child's two bounds
+/// cost one memory access (and are read together, never torn).
+#[inline]
+fn pack(lo: i8, hi: i8) -> u16 {
+    u16::from(lo as u8) | u16::from(hi as u8) << 8
+}
+
+/// The bounds `(lo, hi)` of a [`pack`]ed word.
+#[inline]
+fn unpack(w: u16) -> (i8, i8) {
+    (w as u8 as i8, (w >> 8) as u8 as i8)
 }
 
 /// Bytes of working memory the build of a level of `entries` boards needs
@@ -101,13 +114,9 @@ pub fn build_level<R: Rules>(
     let ix = Indexer::new(2 * n, k).expect("levels are below 2^64 boards");
     let count = ix.count();
     let kk = k as i8;
-    let lo: Vec<AtomicI8> = (0..count)
+    let bounds: Vec<AtomicU16> = (0..count)
         .into_par_iter()
-        .map(|_| AtomicI8::new(-kk))
-        .collect();
-    let hi: Vec<AtomicI8> = (0..count)
-        .into_par_iter()
-        .map(|_| AtomicI8::new(kk))
+        .map(|_| AtomicU16::new(pack(-kk, kk)))
         .collect();
     let chunks = count.div_ceil(CHUNK);
     let mut open = count;
@@ -127,8 +136,7 @@ pub fn build_level<R: Rules>(
             let mut moves = MoveList::new();
             let (mut ch, mut op) = (0, 0);
             for r in range {
-                let l = lo[r as usize].load(Ordering::Relaxed);
-                let h = hi[r as usize].load(Ordering::Relaxed);
+                let (l, h) = unpack(bounds[r as usize].load(Ordering::Relaxed));
                 if l == h {
                     continue;
                 }
@@ -140,17 +148,13 @@ pub fn build_level<R: Rules>(
                         let g = final_gain(&pos, score);
                         (g, g)
                     }
-                    None => bounds_over_moves(&pos, &moves, k, &ix, &lo, &hi, lower),
+                    None => bounds_over_moves(&pos, &moves, k, &ix, &bounds, lower),
                 };
                 nl = nl.max(i32::from(l));
                 nh = nh.min(i32::from(h));
-                if nl != i32::from(l) {
-                    lo[r as usize].store(nl as i8, Ordering::Relaxed);
-                }
-                if nh != i32::from(h) {
-                    hi[r as usize].store(nh as i8, Ordering::Relaxed);
-                }
                 if nl != i32::from(l) || nh != i32::from(h) {
+                    // Only this chunk's thread writes this board's bounds.
+                    bounds[r as usize].store(pack(nl as i8, nh as i8), Ordering::Relaxed);
                     ch += 1;
                 }
                 if nl != nh {
@@ -171,10 +175,10 @@ pub fn build_level<R: Rules>(
     }
     // The true value is the median of lo, 0 and hi (see the module docs).
     Some(
-        lo.into_par_iter()
-            .zip(hi.into_par_iter())
-            .map(|(l, h)| {
-                let (l, h) = (l.into_inner(), h.into_inner());
+        bounds
+            .into_par_iter()
+            .map(|b| {
+                let (l, h) = unpack(b.into_inner());
                 debug_assert!(l <= h);
                 0.clamp(l, h)
             })
@@ -190,8 +194,7 @@ fn bounds_over_moves(
     moves: &MoveList,
     k: usize,
     ix: &Indexer,
-    lo: &[AtomicI8],
-    hi: &[AtomicI8],
+    bounds: &[AtomicU16],
     lower: &[Level<'_>],
 ) -> (i32, i32) {
     let (mut nl, mut nh) = (i32::MIN, i32::MIN);
@@ -202,11 +205,8 @@ fn bounds_over_moves(
             let g = lower[ck].gain(child);
             (g, g)
         } else {
-            let j = canonical_rank(ix, child) as usize;
-            (
-                i32::from(lo[j].load(Ordering::Relaxed)),
-                i32::from(hi[j].load(Ordering::Relaxed)),
-            )
+            let (l, h) = unpack(bounds[canonical_rank(ix, child) as usize].load(Ordering::Relaxed));
+            (i32::from(l), i32::from(h))
         };
         let (vl, vh) = if child.to_move() == pos.to_move() {
             (c + cl, c + chi)

@@ -38,6 +38,7 @@ pub(crate) fn exact_gain<R: Rules>(table: &Table, shared: &Shared, pos: &Positio
     let mut searcher = Searcher::<R>::new(table, shared);
     let g = super::mtdf::<R>(
         table,
+        shared,
         pos,
         |beta| searcher.search(pos, beta - 1, beta),
         |_, _| {},
@@ -110,6 +111,8 @@ pub(crate) fn resolve<R: Rules>(table: &Table, shared: &Shared, pos: &Position) 
         i += 1;
     }
     let n = nodes.len();
+    // Every position of the level was expanded once: count them as nodes.
+    shared.nodes.fetch_add(n as u64, Ordering::Relaxed);
     let terminal: Vec<bool> = (0..n)
         .map(|i| inner[i].is_empty() && R::generate(&nodes[i], &mut moves).is_some())
         .collect();

@@ -114,13 +114,18 @@ impl Default for Progress {
 /// MTD(f): the exact future gain of `pos` from null-window tests.
 /// `test(beta)` must return a fail-soft bound for the window
 /// `(beta - 1, beta)`; `bounds(lo, hi)` hears the bounds as they narrow. The
-/// search starts from the table's bounds, within the exact `|g| <= board`.
+/// search starts from the table's bounds, within the exact `|g| <= board`;
+/// a board the databases of `shared` cover needs no search at all.
 pub(crate) fn mtdf<R: Rules>(
     table: &Table,
+    shared: &Shared,
     pos: &Position,
     mut test: impl FnMut(i32) -> i32,
     mut bounds: impl FnMut(i32, i32),
 ) -> i32 {
+    if let Some(g) = shared.db_gain(pos) {
+        return g;
+    }
     let mut moves = MoveList::new();
     if let Some(score) = R::generate(pos, &mut moves) {
         // A terminal position has no bound but its final allocation.
@@ -292,6 +297,7 @@ impl Solver {
     fn gain<R: Rules>(&self, pos: &Position, captured: i32) -> i32 {
         let g = mtdf::<R>(
             &self.table,
+            &self.progress.shared,
             pos,
             |beta| self.test::<R>(pos, beta),
             |lo, hi| {

@@ -106,6 +106,15 @@ pub struct Shared {
     pub db: Option<std::sync::Arc<crate::db::Database>>,
 }
 
+impl Shared {
+    /// The exact future gain of `pos` from the databases, if they cover its
+    /// board.
+    #[inline]
+    pub fn db_gain(&self, pos: &Position) -> Option<i32> {
+        self.db.as_deref().and_then(|db| db.gain(pos))
+    }
+}
+
 impl Default for Shared {
     fn default() -> Self {
         Shared {
@@ -271,9 +280,15 @@ impl<'a, R: Rules> Searcher<'a, R> {
             }
             let mut max_upper = i32::MIN;
             for (i, (m, child)) in moves.iter().enumerate() {
-                let cb = child.board_seeds() as i32;
-                let (mut lo, mut hi) = (-cb, cb);
-                if let Some(st) = keys[i].and_then(|k| self.probe(k)) {
+                let cb = child.board_seeds();
+                let (mut lo, mut hi) = (-(cb as i32), cb as i32);
+                if let Some(g) = self
+                    .db
+                    .filter(|&(_, max)| cb <= max)
+                    .map(|(db, _)| db.gain(child).expect("covered"))
+                {
+                    (lo, hi) = (g, g);
+                } else if let Some(st) = keys[i].and_then(|k| self.probe(k)) {
                     lo = lo.max(i32::from(st.lower));
                     hi = hi.min(i32::from(st.upper));
                 }

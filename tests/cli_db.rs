@@ -1,0 +1,486 @@
+//! `mancala db` from the command line: build, stats, probe and verify on a
+//! small Kalah database; probes agree with `solve`; a corrupt, truncated or
+//! mismatched file is refused with exit status 2 and a clear message by
+//! every command that reads it, and `db build` replaces it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .output()
+        .expect("could not start the mancala binary")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn ok(args: &[&str]) -> Vec<String> {
+    let out = run(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "mancala {args:?}: {}",
+        text(&out.stderr)
+    );
+    text(&out.stdout).lines().map(String::from).collect()
+}
+
+/// Exit status 2, nothing on stdout, no panic; returns stderr.
+fn bad(args: &[&str]) -> String {
+    let out = run(args);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "mancala {args:?}: {err}");
+    assert!(out.stdout.is_empty(), "mancala {args:?}: stdout not empty");
+    assert!(!err.contains("panicked") && !err.trim().is_empty(), "{err}");
+    err
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("mancala-cli-db-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Builds Kalah with 3 pits a row, levels 0 to 6, in a new directory.
+fn kalah_db(tag: &str) -> TempDir {
+    let dir = TempDir::new(tag);
+    let lines = ok(&[
+        "db",
+        "build",
+        "--game",
+        "kalah:3x2",
+        "--max-seeds",
+        "6",
+        "--dir",
+        dir.path(),
+        "--quiet",
+    ]);
+    assert_eq!(
+        lines,
+        [format!("built kalah levels 0 to 6 in {}", dir.path())]
+    );
+    dir
+}
+
+fn level_file(dir: &TempDir, k: usize) -> PathBuf {
+    dir.0.join(format!("kalah-3-{k:03}.mdb"))
+}
+
+/// Every command that reads the databases refuses them, naming `why`.
+fn all_refuse(dir: &TempDir, why: &str) {
+    let d = dir.path();
+    let position = "S 1,0,2/0,1,0 4-4";
+    for args in [
+        vec![
+            "db",
+            "probe",
+            "--game",
+            "kalah:3x2",
+            "--position",
+            position,
+            "--dir",
+            d,
+        ],
+        vec![
+            "db",
+            "stats",
+            "--game",
+            "kalah:3x2",
+            "--seeds",
+            "2",
+            "--dir",
+            d,
+        ],
+        vec!["db", "verify", "--game", "kalah:3x2", "--dir", d],
+        vec![
+            "solve",
+            "--game",
+            "kalah:3x2",
+            "--position",
+            position,
+            "--db",
+            d,
+        ],
+        vec![
+            "analyse",
+            "--game",
+            "kalah:3x2",
+            "--position",
+            position,
+            "--db",
+            d,
+        ],
+    ] {
+        let err = bad(&args);
+        assert!(err.contains(why), "mancala {args:?}: {err}");
+    }
+}
+
+#[test]
+fn build_stats_probe_and_verify() {
+    let dir = kalah_db("ok");
+    let d = dir.path();
+    // Every board of a level is counted once: C(k + 5, 5) boards.
+    for (k, boards) in [(0u64, 1u64), (1, 6), (4, 126), (6, 462)] {
+        let lines = ok(&[
+            "db",
+            "stats",
+            "--game",
+            "kalah:3x2",
+            "--seeds",
+            &k.to_string(),
+            "--dir",
+            d,
+        ]);
+        let total: u64 = lines
+            .iter()
+            .map(|l| l.split('\t').nth(1).unwrap().parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(total, boards, "level {k}: {lines:?}");
+    }
+    let lines = ok(&["db", "verify", "--game", "kalah:3x2", "--dir", d]);
+    assert_eq!(lines.len(), 7);
+    for (k, l) in lines.iter().enumerate() {
+        assert_eq!(l, &format!("level {k}\t0 wrong"));
+    }
+    // A probe agrees with the solver, captured seeds included.
+    for position in [
+        "S 1,0,2/0,1,0 4-4",
+        "N 2,0,0/0,3,1 3-3",
+        "S 0,0,1/0,0,0 6-5",
+    ] {
+        let probe = ok(&[
+            "db",
+            "probe",
+            "--game",
+            "kalah:3x2",
+            "--position",
+            position,
+            "--dir",
+            d,
+        ]);
+        let solve = ok(&["solve", "--game", "kalah:3x2", "--position", position]);
+        assert_eq!(probe[0], solve[0], "{position}");
+        let with_db = ok(&[
+            "solve",
+            "--game",
+            "kalah:3x2",
+            "--position",
+            position,
+            "--db",
+            d,
+        ]);
+        assert_eq!(with_db[0], solve[0], "{position}");
+        assert!(probe[1].starts_with("gain "), "{probe:?}");
+    }
+    // A second build reuses every level.
+    ok(&[
+        "db",
+        "build",
+        "--game",
+        "kalah:3x2",
+        "--max-seeds",
+        "6",
+        "--dir",
+        d,
+        "--quiet",
+    ]);
+}
+
+#[test]
+fn probing_beyond_the_built_levels_is_a_clear_error() {
+    let dir = kalah_db("beyond");
+    let err = bad(&[
+        "db",
+        "probe",
+        "--game",
+        "kalah:3x2",
+        "--position",
+        "S 2,2,2/2,2,2 0-0",
+        "--dir",
+        dir.path(),
+    ]);
+    assert!(err.contains("12 seeds") && err.contains("up to 6"), "{err}");
+    let err = bad(&[
+        "db",
+        "stats",
+        "--game",
+        "kalah:3x2",
+        "--seeds",
+        "9",
+        "--dir",
+        dir.path(),
+    ]);
+    assert!(err.contains("level 9"), "{err}");
+    // Another row length or game has no database there.
+    let err = bad(&[
+        "db",
+        "stats",
+        "--game",
+        "kalah:4x2",
+        "--seeds",
+        "1",
+        "--dir",
+        dir.path(),
+    ]);
+    assert!(err.contains("no database"), "{err}");
+    let err = bad(&[
+        "db",
+        "stats",
+        "--game",
+        "awari:3x2",
+        "--seeds",
+        "1",
+        "--dir",
+        dir.path(),
+    ]);
+    assert!(err.contains("no database"), "{err}");
+    let missing = dir.0.join("nowhere");
+    bad(&[
+        "db",
+        "stats",
+        "--game",
+        "kalah:3x2",
+        "--seeds",
+        "1",
+        "--dir",
+        missing.to_str().unwrap(),
+    ]);
+}
+
+#[test]
+fn a_corrupt_payload_is_refused_and_rebuilt() {
+    let dir = kalah_db("corrupt");
+    let f = level_file(&dir, 3);
+    let mut bytes = std::fs::read(&f).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&f, &bytes).unwrap();
+    all_refuse(&dir, "payload checksum");
+    // The build finds the file invalid and builds the level again.
+    ok(&[
+        "db",
+        "build",
+        "--game",
+        "kalah:3x2",
+        "--max-seeds",
+        "6",
+        "--dir",
+        dir.path(),
+        "--quiet",
+    ]);
+    ok(&["db", "verify", "--game", "kalah:3x2", "--dir", dir.path()]);
+}
+
+#[test]
+fn a_corrupt_header_is_refused() {
+    let dir = kalah_db("header");
+    let f = level_file(&dir, 2);
+    let mut bytes = std::fs::read(&f).unwrap();
+    bytes[20] ^= 0x40;
+    std::fs::write(&f, &bytes).unwrap();
+    all_refuse(&dir, "header");
+    let mut bytes = std::fs::read(&f).unwrap();
+    bytes[0] = b'X';
+    std::fs::write(&f, &bytes).unwrap();
+    all_refuse(&dir, "magic");
+}
+
+#[test]
+fn a_truncated_file_is_refused() {
+    let dir = kalah_db("truncated");
+    let f = level_file(&dir, 5);
+    let len = std::fs::metadata(&f).unwrap().len();
+    let file = std::fs::OpenOptions::new().write(true).open(&f).unwrap();
+    file.set_len(len - 10).unwrap();
+    drop(file);
+    all_refuse(&dir, "not a valid database file");
+    // Shorter than a header.
+    std::fs::write(&f, b"MANCALDB").unwrap();
+    all_refuse(&dir, "not a valid database file");
+}
+
+#[test]
+fn a_level_of_another_game_or_size_is_refused() {
+    let dir = kalah_db("mismatch");
+    // Level 4 put where level 5 belongs.
+    std::fs::copy(level_file(&dir, 4), level_file(&dir, 5)).unwrap();
+    all_refuse(&dir, "not a valid database file");
+    // An Awari level under a Kalah name.
+    let other = TempDir::new("mismatch-awari");
+    ok(&[
+        "db",
+        "build",
+        "--game",
+        "awari:3x2",
+        "--max-seeds",
+        "5",
+        "--dir",
+        other.path(),
+        "--quiet",
+    ]);
+    std::fs::copy(other.0.join("awari-3-005.mdb"), level_file(&dir, 5)).unwrap();
+    all_refuse(&dir, "not a valid database file");
+    // And the Awari databases are not used for Kalah positions.
+    let err = bad(&[
+        "solve",
+        "--game",
+        "awari:3x2",
+        "--position",
+        "S 1,0,2/0,1,0 4-4",
+        "--db",
+        dir.path(),
+    ]);
+    assert!(err.contains("awari"), "{err}");
+}
+
+#[test]
+fn a_build_beyond_the_memory_ceiling_is_refused_before_it_starts() {
+    let dir = TempDir::new("memory");
+    let err = bad(&[
+        "db",
+        "build",
+        "--game",
+        "awari:3x2",
+        "--max-seeds",
+        "40",
+        "--memory",
+        "1",
+        "--dir",
+        dir.path(),
+        "--quiet",
+    ]);
+    assert!(err.contains("--memory"), "{err}");
+    // The levels that fit were built and are valid; nothing partial is left.
+    for entry in std::fs::read_dir(&dir.0).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(name.ends_with(".mdb") && !name.starts_with('.'), "{name}");
+    }
+    let lines = ok(&["db", "verify", "--game", "awari:3x2", "--dir", dir.path()]);
+    assert!(lines.len() > 20, "{lines:?}");
+}
+
+#[test]
+fn bad_arguments_are_refused() {
+    let dir = TempDir::new("args");
+    let d = dir.path();
+    bad(&[
+        "db",
+        "build",
+        "--game",
+        "nonsense",
+        "--max-seeds",
+        "3",
+        "--dir",
+        d,
+    ]);
+    bad(&[
+        "db",
+        "build",
+        "--game",
+        "kalah",
+        "--max-seeds",
+        "-1",
+        "--dir",
+        d,
+    ]);
+    bad(&[
+        "db",
+        "build",
+        "--game",
+        "kalah",
+        "--max-seeds",
+        "200",
+        "--dir",
+        d,
+    ]);
+    bad(&["db", "build", "--game", "kalah", "--dir", d]);
+    bad(&[
+        "db",
+        "probe",
+        "--game",
+        "kalah:3x2",
+        "--position",
+        "S 1,2/3 0-0",
+        "--dir",
+        d,
+    ]);
+    // A file where the directory should be.
+    let file = Path::new(d).join("plain-file");
+    std::fs::write(&file, b"x").unwrap();
+    bad(&[
+        "db",
+        "build",
+        "--game",
+        "kalah:3x2",
+        "--max-seeds",
+        "2",
+        "--dir",
+        file.to_str().unwrap(),
+    ]);
+}
+
+#[test]
+fn a_killed_build_keeps_its_finished_levels_and_resumes() {
+    let dir = TempDir::new("killed");
+    let d = dir.path();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args([
+            "db",
+            "build",
+            "--game",
+            "awari",
+            "--max-seeds",
+            "18",
+            "--threads",
+            "1",
+            "--quiet",
+            "--dir",
+            d,
+        ])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // What was finished is valid (level 0 takes no time at all).
+    let lines = ok(&["db", "verify", "--game", "awari", "--dir", d]);
+    let built = lines.len();
+    assert!((1..19).contains(&built), "{lines:?}");
+    // A new build reuses those levels and clears the killed one's leftovers.
+    let out = run(&[
+        "db",
+        "build",
+        "--game",
+        "awari",
+        "--max-seeds",
+        &(built - 1).to_string(),
+        "--dir",
+        d,
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = text(&out.stderr);
+    assert_eq!(err.matches("valid file reused").count(), built, "{err}");
+    for entry in std::fs::read_dir(&dir.0).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(!name.starts_with('.'), "{name} left behind");
+    }
+}
