@@ -46,8 +46,11 @@ pub struct Indexer {
     pits: usize,
     seeds: usize,
     count: u64,
-    /// `binom[j][p] = C(p, j + 1)` for `p` in `0..seeds + pits`.
-    binom: Vec<Vec<u64>>,
+    /// `binom[j * stride + p] = C(p, j + 1)` for `p` in `0..stride`, one
+    /// flat table (one indirection per lookup).
+    binom: Vec<u64>,
+    /// `seeds + pits`.
+    stride: usize,
 }
 
 /// `C(a, b)` in `u128`, saturating at `u128::MAX`.
@@ -83,11 +86,11 @@ impl Indexer {
         let count = u64::try_from(count).map_err(|_| IndexError::TooMany { pits, seeds })?;
         // Every term of a rank is below the count, so the table entries the
         // rank reads fit; the others saturate.
+        let stride = seeds + pits;
         let binom = (0..pits.saturating_sub(1))
-            .map(|j| {
-                (0..(seeds + pits) as u64)
-                    .map(|p| u64::try_from(choose(p, j as u64 + 1)).unwrap_or(u64::MAX))
-                    .collect()
+            .flat_map(|j| {
+                (0..stride as u64)
+                    .map(move |p| u64::try_from(choose(p, j as u64 + 1)).unwrap_or(u64::MAX))
             })
             .collect();
         Ok(Indexer {
@@ -95,6 +98,7 @@ impl Indexer {
             seeds,
             count,
             binom,
+            stride,
         })
     }
 
@@ -128,7 +132,8 @@ impl Indexer {
         let mut r = 0u64;
         for (j, &c) in counts[..self.pits - 1].iter().enumerate() {
             place += usize::from(c);
-            r += self.binom[j][place + j];
+            // Bar j's place, in the row of C(., j + 1).
+            r += self.binom[j * (self.stride + 1) + place];
         }
         debug_assert!(r < self.count);
         r
@@ -143,7 +148,7 @@ impl Indexer {
         // Bars from the last: the largest p with C(p, j + 1) <= r.
         let mut upper = self.seeds + m - 1; // places are below this
         for j in (0..m - 1).rev() {
-            let row = &self.binom[j];
+            let row = &self.binom[j * self.stride..(j + 1) * self.stride];
             let mut p = upper - 1;
             while row[p] > r {
                 p -= 1;
@@ -154,6 +159,31 @@ impl Indexer {
             upper = p;
         }
         counts[0] = upper as u8;
+    }
+
+    /// Steps `counts` (a distribution of `seeds()` seeds over `pits()`
+    /// pits) to the distribution of the next rank, in amortised constant
+    /// time; returns `false`, leaving `counts` unchanged, at the last rank.
+    ///
+    /// In the bars' terms (module docs) this is the next subset in colex
+    /// order: the lowest bar `j` that can move up one place does, and the
+    /// bars below it go back to the bottom. In counts: `j` is the first pit
+    /// with a non-empty pit after it; the seeds of pits `0..=j`, plus one
+    /// taken from pit `j + 1`, all go to pit `j`.
+    #[inline]
+    pub fn next(&self, counts: &mut [u8]) -> bool {
+        debug_assert_eq!(counts.len(), self.pits);
+        let mut below = 0u8;
+        for j in 0..self.pits - 1 {
+            below += counts[j];
+            if counts[j + 1] > 0 {
+                counts[..j].fill(0);
+                counts[j] = below + 1;
+                counts[j + 1] -= 1;
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -171,6 +201,26 @@ mod tests {
             Indexer::new(32, 255),
             Err(IndexError::TooMany { .. })
         ));
+    }
+
+    #[test]
+    fn next_steps_through_the_ranks_in_order() {
+        for pits in 1..=6 {
+            for seeds in 0..=7 {
+                let ix = Indexer::new(pits, seeds).unwrap();
+                let mut counts = vec![0u8; pits];
+                ix.unrank(0, &mut counts);
+                let mut expected = vec![0u8; pits];
+                for r in 1..ix.count() {
+                    assert!(ix.next(&mut counts), "{pits} pits, {seeds} seeds, rank {r}");
+                    ix.unrank(r, &mut expected);
+                    assert_eq!(counts, expected);
+                }
+                let last = counts.clone();
+                assert!(!ix.next(&mut counts));
+                assert_eq!(counts, last);
+            }
+        }
     }
 
     #[test]

@@ -32,6 +32,7 @@ pub mod draw;
 pub mod games;
 pub mod index;
 pub mod notation;
+pub mod openings;
 pub mod packed;
 pub mod perft;
 pub mod position;

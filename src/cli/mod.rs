@@ -5,6 +5,7 @@ pub mod analyse;
 pub mod apply;
 pub mod db;
 pub mod moves;
+pub mod openings;
 pub mod perft;
 pub mod show;
 pub mod solve;
@@ -41,6 +42,9 @@ pub enum Command {
     Analyse(analyse::Args),
     /// Endgame databases: build, stats, probe, verify.
     Db(db::Args),
+    /// South's winning first turns (Dakon's winning openings), listed or
+    /// counted.
+    Openings(openings::Args),
 }
 
 /// What every command reads: the game and a position of it.
@@ -189,6 +193,9 @@ pub enum CliError {
     /// A database request that cannot be answered.
     #[error("{0}")]
     Db(String),
+    /// An openings request that cannot be answered.
+    #[error("{0}")]
+    Openings(String),
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Io(#[from] std::io::Error),
@@ -211,5 +218,6 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Solve(a) => solve::run(&a, out),
         Command::Analyse(a) => analyse::run(&a, out),
         Command::Db(a) => db::run(&a, out),
+        Command::Openings(a) => openings::run(&a, out),
     }
 }

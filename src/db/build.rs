@@ -94,6 +94,42 @@ fn unpack(w: u16) -> (i8, i8) {
     (w as u8 as i8, (w >> 8) as u8 as i8)
 }
 
+/// The bounds of every board of a level, one [`pack`]ed word each, in
+/// anonymous memory advised to use huge pages: the children of a board sit
+/// anywhere in the level, and with 4 KiB pages nearly every child's lookup
+/// in a large level would also miss the TLB.
+struct Bounds {
+    map: memmap2::MmapMut,
+    len: usize,
+}
+
+impl Bounds {
+    /// Room for `len` words, or `None` if the memory cannot be mapped.
+    fn new(len: usize) -> Option<Bounds> {
+        let map = memmap2::MmapMut::map_anon((2 * len).max(1)).ok()?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Some(Bounds { map, len })
+    }
+
+    /// The words, shared between the threads.
+    fn words(&self) -> &[AtomicU16] {
+        let ptr = self.map.as_ptr();
+        debug_assert_eq!(ptr as usize % std::mem::align_of::<AtomicU16>(), 0);
+        debug_assert!(self.map.len() >= 2 * self.len);
+        // SAFETY: `map` is an anonymous mapping of at least `2 * len` bytes
+        // owned by `self`, so the slice lives no longer than the memory,
+        // and the `MmapMut` is never used mutably after creation, so
+        // nothing aliases it mutably. Mappings are page-aligned, hence
+        // aligned for `AtomicU16`, which has the size and alignment of
+        // `u16`; every bit pattern (the kernel's zero fill included) is a
+        // valid `AtomicU16`. All access goes through atomics, so sharing
+        // the slice between threads is sound. Every build in the tests
+        // goes through here.
+        unsafe { std::slice::from_raw_parts(ptr.cast::<AtomicU16>(), self.len) }
+    }
+}
+
 /// Bytes of working memory the build of a level of `entries` boards needs
 /// beyond the lower levels (two bounds per board).
 pub fn working_bytes(entries: u64) -> u64 {
@@ -102,7 +138,8 @@ pub fn working_bytes(entries: u64) -> u64 {
 
 /// The exact future gains of every board of `n` pits a row with `k` seeds,
 /// South to move, by rank; `lower[j]` must be level `j` for every `j < k`.
-/// `stop` makes the build return `None` as soon as it can.
+/// `stop` makes the build return `None` as soon as it can; `None` is also
+/// the answer when the working memory cannot be had.
 pub fn build_level<R: Rules>(
     n: usize,
     k: usize,
@@ -114,10 +151,11 @@ pub fn build_level<R: Rules>(
     let ix = Indexer::new(2 * n, k).expect("levels are below 2^64 boards");
     let count = ix.count();
     let kk = k as i8;
-    let bounds: Vec<AtomicU16> = (0..count)
-        .into_par_iter()
-        .map(|_| AtomicU16::new(pack(-kk, kk)))
-        .collect();
+    let memory = Bounds::new(count as usize)?;
+    let bounds = memory.words();
+    bounds
+        .par_iter()
+        .for_each(|b| b.store(pack(-kk, kk), Ordering::Relaxed));
     let chunks = count.div_ceil(CHUNK);
     let mut open = count;
     for sweep in 1.. {
@@ -133,22 +171,28 @@ pub fn build_level<R: Rules>(
             let range = c * CHUNK..((c + 1) * CHUNK).min(count);
             let len = range.end - range.start;
             let mut board = [0u8; crate::position::MAX_PITS];
+            let board = &mut board[..2 * n];
             let mut moves = MoveList::new();
             let (mut ch, mut op) = (0, 0);
+            ix.unrank(range.start, board);
             for r in range {
+                if r > c * CHUNK {
+                    // The boards are visited in rank order: step, don't
+                    // unrank.
+                    ix.next(board);
+                }
                 let (l, h) = unpack(bounds[r as usize].load(Ordering::Relaxed));
                 if l == h {
                     continue;
                 }
-                ix.unrank(r, &mut board[..2 * n]);
-                let pos = Position::from_board(n, &board[..2 * n]);
+                let pos = Position::from_board(n, board);
                 moves.clear();
                 let (mut nl, mut nh) = match R::generate(&pos, &mut moves) {
                     Some(score) => {
                         let g = final_gain(&pos, score);
                         (g, g)
                     }
-                    None => bounds_over_moves(&pos, &moves, k, &ix, &bounds, lower),
+                    None => bounds_over_moves(&pos, &moves, k, &ix, bounds, lower),
                 };
                 nl = nl.max(i32::from(l));
                 nh = nh.min(i32::from(h));
@@ -176,9 +220,9 @@ pub fn build_level<R: Rules>(
     // The true value is the median of lo, 0 and hi (see the module docs).
     Some(
         bounds
-            .into_par_iter()
+            .par_iter()
             .map(|b| {
-                let (l, h) = unpack(b.into_inner());
+                let (l, h) = unpack(b.load(Ordering::Relaxed));
                 debug_assert!(l <= h);
                 0.clamp(l, h)
             })
@@ -197,15 +241,28 @@ fn bounds_over_moves(
     bounds: &[AtomicU16],
     lower: &[Level<'_>],
 ) -> (i32, i32) {
+    // The children's entries are anywhere in memory: find them all first
+    // and prefetch them, so that their cache misses overlap.
+    let mut at = [0usize; crate::games::MAX_MOVES];
+    for (i, (_, child)) in moves.iter().enumerate() {
+        let ck = child.board_seeds();
+        if ck < k {
+            at[i] = lower[ck].index_of(child);
+            prefetch(&lower[ck].bytes[at[i]]);
+        } else {
+            at[i] = canonical_rank(ix, child) as usize;
+            prefetch(&bounds[at[i]]);
+        }
+    }
     let (mut nl, mut nh) = (i32::MIN, i32::MIN);
-    for (_, child) in moves {
+    for (i, (_, child)) in moves.iter().enumerate() {
         let c = move_gain(pos, child);
         let ck = child.board_seeds();
         let (cl, chi) = if ck < k {
-            let g = lower[ck].gain(child);
+            let g = i32::from(lower[ck].bytes[at[i]] as i8);
             (g, g)
         } else {
-            let (l, h) = unpack(bounds[canonical_rank(ix, child) as usize].load(Ordering::Relaxed));
+            let (l, h) = unpack(bounds[at[i]].load(Ordering::Relaxed));
             (i32::from(l), i32::from(h))
         };
         let (vl, vh) = if child.to_move() == pos.to_move() {
@@ -217,4 +274,21 @@ fn bounds_over_moves(
         nh = nh.max(vh);
     }
     (nl, nh)
+}
+
+/// Asks the processor to bring the cache line of `x` closer.
+#[inline]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 processor has;
+    // the pointer comes from a reference, so it is valid, and a prefetch
+    // is only a hint that reads nothing into the program. Exercised by
+    // every build in the tests.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (x as *const T).cast::<i8>(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }

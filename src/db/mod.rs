@@ -82,6 +82,14 @@ pub enum DbError {
         /// Last complete level, as text ("none" when none).
         done: String,
     },
+    /// The system refused the memory of a level's build.
+    #[error("cannot get the working memory of level {k}; levels 0 to {done} are complete and will be reused")]
+    NoMemory {
+        /// Seeds of the level.
+        k: usize,
+        /// Last complete level, as text ("none" when none).
+        done: String,
+    },
     /// Creating the directory failed.
     #[error("{dir}: {source}")]
     Dir {
@@ -130,7 +138,14 @@ impl Level<'_> {
     /// this level's seeds.
     #[inline]
     pub fn gain(&self, pos: &Position) -> i32 {
-        i32::from(self.bytes[canonical_rank(self.index, pos) as usize] as i8)
+        i32::from(self.bytes[self.index_of(pos)] as i8)
+    }
+
+    /// Where the entry of `pos`, whose board must have this level's seeds,
+    /// is in [`Level::bytes`].
+    #[inline]
+    pub fn index_of(&self, pos: &Position) -> usize {
+        canonical_rank(self.index, pos) as usize
     }
 }
 
@@ -407,9 +422,11 @@ pub fn build_all<R: Rules>(
             build::build_level::<R>(n, k, &lower, progress, stop)
         };
         let Some(gains) = gains else {
-            return Err(DbError::Interrupted {
-                done: k.checked_sub(1).map_or("none".into(), |d| d.to_string()),
-            });
+            let done = k.checked_sub(1).map_or("none".into(), |d| d.to_string());
+            if stop.load(Relaxed) {
+                return Err(DbError::Interrupted { done });
+            }
+            return Err(DbError::NoMemory { k, done });
         };
         file::write(&path, id, &gains)?;
         drop(gains);

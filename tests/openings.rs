@@ -1,0 +1,184 @@
+//! `mancala openings` against a plain recursive enumeration of South's first
+//! turns on the plain rules of `tests/plain` (written from the rules
+//! document alone): the same winning openings, in the same order, and the
+//! same summary line, for both criteria; every listed opening replays with
+//! `apply` to the printed position and meets its criterion; counting agrees
+//! with listing.
+
+mod plain;
+
+use plain::PlainPos;
+use std::process::Command;
+
+fn mancala(args: &[&str]) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .output()
+        .expect("could not start the mancala binary");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "mancala {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// Every first turn from `p`: (moves, position after, South's score after
+/// it: the final score if the game is over, else South's store).
+fn first_turns(
+    game: &str,
+    p: &PlainPos,
+    path: &mut Vec<String>,
+    out: &mut Vec<(Vec<String>, PlainPos, u32)>,
+) {
+    for (m, child) in plain::children(game, p) {
+        path.push(m);
+        if let Some(fin) = plain::terminal(game, &child) {
+            out.push((path.clone(), child, fin[0]));
+        } else if child.south_to_move {
+            first_turns(game, &child, path, out);
+        } else {
+            let store = child.captured[0];
+            out.push((path.clone(), child, store));
+        }
+        path.pop();
+    }
+}
+
+/// The lines `openings` must print: the winning turns in move order, then
+/// the summary.
+fn expected(spec: &str, strong: bool) -> Vec<String> {
+    let (game, n, s) = plain::parse_game(spec);
+    let start = plain::start(&game, n, s);
+    let total = 2 * n as u32 * s;
+    let need = if strong { total - s } else { total / 2 + 1 };
+    let mut turns = Vec::new();
+    first_turns(spec, &start, &mut Vec::new(), &mut turns);
+    // Move sequences in pit order, move by move.
+    let key =
+        |moves: &Vec<String>| -> Vec<u32> { moves.iter().map(|m| m.parse().unwrap()).collect() };
+    turns.sort_by_key(|(moves, _, _)| key(moves));
+    let winning: Vec<_> = turns.iter().filter(|t| t.2 >= need).collect();
+    let mut lines: Vec<String> = winning
+        .iter()
+        .map(|(moves, after, _)| format!("{}\t{}", moves.join(" "), plain::format_pos(after)))
+        .collect();
+    let lens: Vec<usize> = winning.iter().map(|t| t.0.len()).collect();
+    let show = |x: Option<&usize>| x.map_or("-".to_string(), |l| l.to_string());
+    lines.push(format!(
+        "# winning {} of {} first turns, shortest {}, longest {}",
+        winning.len(),
+        turns.len(),
+        show(lens.iter().min()),
+        show(lens.iter().max())
+    ));
+    lines
+}
+
+const SMALL: [&str; 9] = [
+    "dakon:2x2",
+    "dakon:3x2",
+    "dakon:3x3",
+    "dakon:4x3",
+    "dakon:4x4",
+    "dakon:5x4",
+    "dakon:5x5",
+    "kalah:4x3",
+    "kalah:6x2",
+];
+
+#[test]
+fn listing_matches_a_plain_enumeration() {
+    for spec in SMALL {
+        for strong in [false, true] {
+            let mut args = vec!["openings", "--game", spec, "--quiet"];
+            if strong {
+                args.push("--strong");
+            }
+            let got = mancala(&args);
+            let want = expected(spec, strong);
+            assert_eq!(got, want, "{spec} strong={strong}");
+            // Counting gives the same summary, in parallel too.
+            for threads in ["1", "2"] {
+                let mut count = args.clone();
+                count.extend(["--count", "--threads", threads]);
+                assert_eq!(
+                    mancala(&count),
+                    [want.last().unwrap().clone()],
+                    "{spec} --count"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn dakon_3_has_no_strong_winning_opening() {
+    // Donkers, de Voogt and Uiterwijk (2000): none for Dakon-3.
+    let lines = mancala(&["openings", "--game", "dakon:3x3", "--strong", "--quiet"]);
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0].starts_with("# winning 0 of "), "{lines:?}");
+}
+
+#[test]
+fn every_listed_opening_replays_and_wins() {
+    for spec in ["dakon:4x4", "dakon:5x5"] {
+        let (_, n, s) = plain::parse_game(spec);
+        let total = 2 * n as u32 * s;
+        for strong in [false, true] {
+            let need = if strong { total - s } else { total / 2 + 1 };
+            let mut args = vec!["openings", "--game", spec, "--quiet"];
+            if strong {
+                args.push("--strong");
+            }
+            let lines = mancala(&args);
+            let (summary, openings) = lines.split_last().unwrap();
+            let winning: usize = summary.split(' ').nth(2).unwrap().parse().unwrap();
+            assert_eq!(openings.len(), winning, "{summary}");
+            // A sample of every listed opening (all of the strong ones).
+            for line in openings.iter().step_by(if strong { 1 } else { 25 }) {
+                let (moves, after) = line.split_once('\t').unwrap();
+                let mut apply = vec!["apply", "--game", spec];
+                apply.extend(moves.split(' '));
+                assert_eq!(mancala(&apply), [after.to_string()], "{spec}: {line}");
+                // Every move but the last gave South the move again: the
+                // prefix positions have South to move.
+                let moves: Vec<&str> = moves.split(' ').collect();
+                for k in 1..moves.len() {
+                    let mut prefix = vec!["apply", "--game", spec];
+                    prefix.extend(&moves[..k]);
+                    let pos = mancala(&prefix);
+                    assert!(
+                        pos[0].starts_with("S "),
+                        "{spec}: {line}: after {k} moves {pos:?}"
+                    );
+                }
+                let end = mancala(&["moves", "--game", spec, "--position", after]);
+                let south: u32 = match end[0].strip_prefix("end ") {
+                    Some(score) => score.split('-').next().unwrap().parse().unwrap(),
+                    None => {
+                        assert!(after.starts_with("N "), "{line}");
+                        after
+                            .rsplit(' ')
+                            .next()
+                            .unwrap()
+                            .split('-')
+                            .next()
+                            .unwrap()
+                            .parse()
+                            .unwrap()
+                    }
+                };
+                assert!(
+                    south >= need,
+                    "{spec}: {line}: South has {south}, needs {need}"
+                );
+            }
+        }
+    }
+}
