@@ -182,3 +182,16 @@ fn every_listed_opening_replays_and_wins() {
         }
     }
 }
+
+#[test]
+fn a_position_without_a_first_turn_for_south_is_refused() {
+    for position in ["N 1,1,1/1,1,1 6-6", "S 0,0,0/1,2,0 10-5"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .args(["openings", "--game", "dakon:3x3", "--position", position])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{position}");
+        assert!(out.stdout.is_empty());
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    }
+}
