@@ -34,7 +34,15 @@ bin=target/release/mancala
 version=$("$bin" --version | awk '{print $2}')
 csv=data/solved.csv
 md=data/solved.md
+# Rows of the games not re-run now are kept.
+kept=$(mktemp)
+trap 'rm -f "$kept"' EXIT
+if [[ -f $csv ]]; then
+  pattern=$(printf '%s,|' "${games[@]}")
+  tail -n +2 "$csv" | grep -Ev "^(${pattern%|})" >"$kept" || true
+fi
 echo "game,n,s,value,best,nodes,seconds,version" >"$csv"
+cat "$kept" >>"$csv"
 for game in "${games[@]}"; do
   for n in $(seq 1 "$max_n"); do
     solved_any=0
@@ -58,25 +66,28 @@ done
 {
   echo "# Solved start positions of every game"
   echo
-  echo "Made by \`scripts/solved.sh --budget $budget --threads $threads\` (mancala $version): the"
+  echo "Made by \`scripts/solved.sh\` (mancala $version; see \`solved.csv\` for each cell's time): the"
   echo "game value of the start position of \`NAME:NxS\` for the first player (South),"
   echo "with a best first move, under the rules of the project's rules reading."
   echo "A positive value is a first-player win by that many seeds; \`t\` means the"
-  echo "solve did not finish within $budget s. Raw figures (nodes, seconds):"
+  echo "solve did not finish within the budget of its run. Raw figures (nodes, seconds):"
   echo "\`solved.csv\`."
-  for game in "${games[@]}"; do
+  for game in kalah awari akon djenon-abe anywoli dakon; do
+    grep -q "^$game," "$csv" || continue
     echo
     echo "## $game"
     echo
     header="| n \\\\ s |"
     rule="|---|"
-    for s in $(seq 1 "$max_s"); do header+=" $s |"; rule+="---|"; done
+    cols=$(awk -F, -v g="$game" '$1 == g && $3 > m { m = $3 } END { print m }' "$csv")
+    rows=$(awk -F, -v g="$game" '$1 == g && $2 > m { m = $2 } END { print m }' "$csv")
+    for s in $(seq 1 "$cols"); do header+=" $s |"; rule+="---|"; done
     echo "$header"
     echo "$rule"
-    for n in $(seq 1 "$max_n"); do
+    for n in $(seq 1 "$rows"); do
       grep -q "^$game,$n," "$csv" || continue
       row="| $n |"
-      for s in $(seq 1 "$max_s"); do
+      for s in $(seq 1 "$cols"); do
         cell=$(awk -F, -v g="$game" -v n="$n" -v s="$s" '$1 == g && $2 == n && $3 == s { if ($4 == "timeout") print "t"; else print $4 " (" $5 ")" }' "$csv")
         row+=" ${cell:-} |"
       done
