@@ -90,6 +90,28 @@ pub enum SolveError {
     },
 }
 
+/// A line of play: the moves with the position after each, and how it
+/// ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// Each move and the position it leads to.
+    pub steps: Vec<(Move, Position)>,
+    /// Why the line stops.
+    pub end: LineEnd,
+}
+
+/// How a [`Line`] ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEnd {
+    /// The game is over, with these final scores.
+    Over(crate::games::Score),
+    /// The last position repeats an earlier one: play goes round for ever
+    /// and the seeds on the board go to nobody.
+    Repetition,
+    /// The line reached its length limit.
+    Limit,
+}
+
 /// Bounds on the root value while a solve runs, for progress displays.
 #[derive(Debug)]
 pub struct Progress {
@@ -285,6 +307,64 @@ impl Solver {
             })
             .collect();
         self.outcome(values)
+    }
+
+    /// A principal variation from `pos`: moves that keep the game value,
+    /// played until the game ends, a position repeats (endless play from
+    /// there: the seeds on the board go to nobody) or `max_plies` moves
+    /// were made. Among the moves that keep the value it prefers one that
+    /// captures, stores or ends the game, then one that reaches a position
+    /// not yet on the line, so that the side that gains by making progress
+    /// makes it.
+    pub fn principal_variation<R: Rules>(
+        &self,
+        pos: &Position,
+        max_plies: usize,
+    ) -> Result<Line, SolveError> {
+        let mut steps = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut at = *pos;
+        seen.insert(at);
+        loop {
+            let mut moves = MoveList::new();
+            if let Some(score) = R::generate(&at, &mut moves) {
+                return Ok(Line {
+                    steps,
+                    end: LineEnd::Over(score),
+                });
+            }
+            if steps.len() >= max_plies {
+                return Ok(Line {
+                    steps,
+                    end: LineEnd::Limit,
+                });
+            }
+            let values = self.analyse::<R>(&at)?;
+            let best = values.iter().map(|&(_, v)| v).max().expect("a move");
+            let progress = |child: &Position| {
+                child.board_seeds() != at.board_seeds()
+                    || R::generate(child, &mut MoveList::new()).is_some()
+            };
+            let keeping: Vec<(Move, Position)> = moves
+                .iter()
+                .zip(&values)
+                .filter(|(_, &(_, v))| v == best)
+                .map(|(&(m, child), _)| (m, child))
+                .collect();
+            let (m, child) = keeping
+                .iter()
+                .find(|(_, c)| progress(c))
+                .or_else(|| keeping.iter().find(|(_, c)| !seen.contains(c)))
+                .unwrap_or(&keeping[0]);
+            steps.push((*m, *child));
+            at = *child;
+            if !seen.insert(at) {
+                return Ok(Line {
+                    steps,
+                    end: LineEnd::Repetition,
+                });
+            }
+        }
     }
 
     /// Nodes searched by this solver so far.
