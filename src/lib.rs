@@ -36,6 +36,7 @@ pub mod openings;
 pub mod packed;
 pub mod perft;
 pub mod position;
+pub mod puzzles;
 pub mod search;
 pub mod side;
 pub mod variant;

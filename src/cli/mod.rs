@@ -7,6 +7,7 @@ pub mod db;
 pub mod moves;
 pub mod openings;
 pub mod perft;
+pub mod puzzles;
 pub mod show;
 pub mod solve;
 
@@ -45,6 +46,9 @@ pub enum Command {
     /// South's winning first turns (Dakon's winning openings), listed or
     /// counted.
     Openings(openings::Args),
+    /// Positions mined from the endgame databases where exactly one move
+    /// keeps the value (kinds: unique, sacrifice).
+    Puzzles(puzzles::Args),
 }
 
 /// What every command reads: the game and a position of it.
@@ -219,5 +223,6 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Analyse(a) => analyse::run(&a, out),
         Command::Db(a) => db::run(&a, out),
         Command::Openings(a) => openings::run(&a, out),
+        Command::Puzzles(a) => puzzles::run(&a, out),
     }
 }
