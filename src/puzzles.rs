@@ -51,27 +51,21 @@ pub struct Puzzle {
     pub kind: Kind,
 }
 
-/// The value for the mover of `pos` of each move (`None` when the game is
-/// over), from the databases.
-fn move_values<R: Rules>(db: &Database, pos: &Position, moves: &mut MoveList) -> Option<Vec<i32>> {
-    moves.clear();
-    if R::generate(pos, moves).is_some() {
-        return None;
-    }
-    Some(
-        moves
-            .iter()
-            .map(|(_, child)| {
-                let g = db.gain(child).expect("children have no more seeds");
-                let c = move_gain(pos, child);
-                if child.to_move() == pos.to_move() {
-                    c + g
-                } else {
-                    c - g
-                }
-            })
-            .collect(),
-    )
+/// The value for the mover of `pos` of each of its `moves`, from the
+/// databases.
+fn move_values(db: &Database, pos: &Position, moves: &MoveList) -> Vec<i32> {
+    moves
+        .iter()
+        .map(|(_, child)| {
+            let g = db.gain(child).expect("children have no more seeds");
+            let c = move_gain(pos, child);
+            if child.to_move() == pos.to_move() {
+                c + g
+            } else {
+                c - g
+            }
+        })
+        .collect()
 }
 
 /// Every puzzle among the boards with `k` seeds, best first.
@@ -93,7 +87,7 @@ pub fn mine<R: Rules>(db: &Database, k: usize) -> Result<Vec<Puzzle>, DbError> {
             if moves.len() < 2 {
                 return None;
             }
-            let values = move_values::<R>(db, &pos, &mut MoveList::new())?;
+            let values = move_values(db, &pos, &moves);
             let best = *values.iter().max()?;
             let keeping: Vec<usize> = (0..values.len()).filter(|&i| values[i] == best).collect();
             if keeping.len() != 1 {
@@ -105,7 +99,8 @@ pub fn mine<R: Rules>(db: &Database, k: usize) -> Result<Vec<Puzzle>, DbError> {
             let mut kind = Kind::Unique;
             if move_gain(&pos, &child) == 0 && child.to_move() != pos.to_move() {
                 let mut replies = MoveList::new();
-                if let Some(reply_values) = move_values::<R>(db, &child, &mut replies) {
+                if R::generate(&child, &mut replies).is_none() {
+                    let reply_values = move_values(db, &child, &replies);
                     let top = reply_values.iter().copied().max().unwrap_or(i32::MIN);
                     let captures = replies
                         .iter()
