@@ -243,8 +243,8 @@ impl<R: Rules> Explorer<R> {
         }
     }
 
-    /// Positions expanded so far (for progress displays; updated every
-    /// few thousand positions).
+    /// Positions expanded so far (while a count runs, updated every few
+    /// thousand positions; exact once it is done).
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
     }
@@ -264,6 +264,12 @@ impl<R: Rules> Explorer<R> {
                 c.set(n);
             }
         });
+    }
+
+    /// Adds this thread's uncounted positions to the shared count.
+    fn flush_count(&self) {
+        let n = UNCOUNTED.with(|c| c.replace(0));
+        self.nodes.fetch_add(n, Ordering::Relaxed);
     }
 
     /// Where the move to `child` leaves the first turn: `Ok(moves)` when
@@ -334,6 +340,11 @@ impl<R: Rules> Explorer<R> {
         } else {
             moves.iter().for_each(|(_, c)| add(one(c)));
         }
+        if depth < PARALLEL_DEPTH {
+            // Everything below ran on this thread or was flushed by its
+            // own task: after the root, the count is complete.
+            self.flush_count();
+        }
         if work >= KEEP_MIN_WORK && self.memo.len() < self.capacity {
             self.memo.insert(key, total.clone());
         }
@@ -354,6 +365,7 @@ impl<R: Rules> Explorer<R> {
             let mut path = Vec::new();
             self.walk(&moves, &mut path, &mut total, visit);
         }
+        self.flush_count();
         total
     }
 
