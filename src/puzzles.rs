@@ -1,21 +1,53 @@
 //! Puzzles mined from the endgame databases: positions with few seeds
-//! where exactly one move keeps the position's value, the kind of position
-//! composed endgame problems are made of.
+//! where exactly one move keeps the position's value, or where the win
+//! takes a long quiet manoeuvre: the kinds of position composed endgame
+//! problems are made of.
 //!
 //! For every board of a level (South to move, nothing captured) the
 //! databases give the position's value and the value of every move (the
 //! children have no more seeds, so they are in the databases too). A
-//! position is a puzzle when it has at least two moves and exactly one of
-//! them keeps the value ([`Kind::Unique`]); it is a **sacrifice** when that
-//! move captures nothing and the opponent's best reply captures seeds
-//! ([`Kind::Sacrifice`]): the winning move gives something away first.
-//! Puzzles are ranked sacrifices first, then by value (wins before draws),
-//! then by the number of moves that lose value (more ways to go wrong).
+//! position is a puzzle when
+//!
+//! - it has at least two moves and exactly one of them keeps the value
+//!   ([`Kind::Unique`]); it is a **sacrifice** when that move captures
+//!   nothing and the opponent's best reply captures seeds
+//!   ([`Kind::Sacrifice`]): the winning move gives something away first; or
+//! - the side to move wins, and against the best defence the first seed
+//!   leaves the board only after at least a given number of plies
+//!   ([`Kind::Long`]).
+//!
+//! # Plies to the first capture
+//!
+//! The length of a forced line is measured as in chess endgame tables'
+//! *depth to conversion*: the number of plies, both sides keeping the value
+//! (playing only moves that keep the database value), until a move takes
+//! seeds off the board (a capture, a store, a mid-sow four) or the game
+//! ends. The winner hurries, the loser delays. [`capture_distances`]
+//! computes it for every won or lost board of a level by sweeps, as the
+//! least fixed point of
+//!
+//! - `d = 0` for a board whose game is over;
+//! - `d = min` (winner) or `max` (loser) over the value-keeping moves of
+//!   `1` for a move that leaves the level and `1 + d(child)` otherwise,
+//!
+//! starting from "unknown" everywhere; a loser's board stays unknown while
+//! one of its value-keeping moves does. Every value set is the length of a
+//! line the winner can force, and at the fixed point the shortest (the
+//! proof is the one for chess tables: by induction on the true distance).
+//! Drawn boards have no distance: a draw may be endless play.
+//!
+//! Puzzles are ranked sacrifices first, then unique, then long; within a
+//! kind by plies to the first capture (longer first), then by value (wins
+//! before draws), then by the number of moves that lose value (more ways to
+//! go wrong).
 
-use crate::db::{Database, DbError};
+use crate::db::{canonical_rank, Database, DbError, Level};
 use crate::games::{Move, MoveList, Rules};
+use crate::index::Indexer;
 use crate::position::{Position, MAX_PITS};
 use crate::search::negamax::move_gain;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 /// Why a position was chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -25,6 +57,9 @@ pub enum Kind {
     Sacrifice,
     /// Exactly one move keeps the value.
     Unique,
+    /// The side to move wins, but the first capture is at least the asked
+    /// number of plies away against the best defence.
+    Long,
 }
 
 impl std::fmt::Display for Kind {
@@ -32,6 +67,7 @@ impl std::fmt::Display for Kind {
         f.write_str(match self {
             Kind::Sacrifice => "sacrifice",
             Kind::Unique => "unique",
+            Kind::Long => "long",
         })
     }
 }
@@ -41,15 +77,53 @@ impl std::fmt::Display for Kind {
 pub struct Puzzle {
     /// The position: South to move, nothing captured.
     pub position: Position,
-    /// The only move that keeps the value.
+    /// The move that keeps the value (for a long puzzle with several, the
+    /// one that reaches the first capture soonest).
     pub solution: Move,
     /// The position's game value (South's view).
     pub value: i32,
     /// Moves that lose value.
     pub wrong: usize,
+    /// Plies to the first capture with best play (see the module docs);
+    /// `None` for a draw, or when distances were not computed.
+    pub plies: Option<u8>,
+    /// The forced line to the first capture, starting with
+    /// [`Puzzle::solution`]; empty when `plies` is `None`.
+    pub line: Vec<Move>,
     /// Why it was chosen.
     pub kind: Kind,
 }
+
+/// What [`mine`] looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MineOptions {
+    /// List won positions whose first capture is at least this many plies
+    /// away ([`Kind::Long`]); `None` computes no distances at all (faster:
+    /// one pass over the level instead of one sweep per ply).
+    pub long: Option<u8>,
+}
+
+impl Default for MineOptions {
+    fn default() -> Self {
+        MineOptions { long: Some(10) }
+    }
+}
+
+/// What a running [`mine`] reports, and how to stop it.
+#[derive(Debug, Default)]
+pub struct MineProgress {
+    /// The distance sweep under way, from 1 (0 before the first).
+    pub sweep: AtomicU64,
+    /// Boards whose distance the previous sweep changed.
+    pub changed: AtomicU64,
+    /// Set to make [`mine`] and [`capture_distances`] return `None` as soon
+    /// as they can.
+    pub stop: AtomicBool,
+}
+
+/// No distance: a drawn board, a board the loser can keep from a capture
+/// forever, or a distance beyond 254 plies.
+pub const NO_DISTANCE: u8 = u8::MAX;
 
 /// The value for the mover of `pos` of each of its `moves`, from the
 /// databases.
@@ -68,54 +142,214 @@ fn move_values(db: &Database, pos: &Position, moves: &MoveList) -> Vec<i32> {
         .collect()
 }
 
-/// Every puzzle among the boards with `k` seeds, best first.
-pub fn mine<R: Rules>(db: &Database, k: usize) -> Result<Vec<Puzzle>, DbError> {
-    use rayon::prelude::*;
+/// The distance a value-keeping move to `child` gives its mover, from the
+/// distances `dist` of level `k`: 1 when it leaves the level, else one more
+/// than the child's (or [`NO_DISTANCE`]).
+#[inline]
+fn through_distance(child: &Position, k: usize, ix: &Indexer, dist: &[AtomicU8]) -> u8 {
+    if child.board_seeds() < k {
+        return 1;
+    }
+    let d = dist[canonical_rank(ix, child) as usize].load(Ordering::Relaxed);
+    if d >= NO_DISTANCE - 1 {
+        NO_DISTANCE
+    } else {
+        d + 1
+    }
+}
+
+/// The distance of a board of level `k` whose mover's gain is `g != 0`,
+/// from the current distances of its children (see the module docs).
+fn board_distance(
+    db: &Database,
+    pos: &Position,
+    g: i32,
+    moves: &MoveList,
+    k: usize,
+    ix: &Indexer,
+    dist: &[AtomicU8],
+) -> u8 {
+    let values = move_values(db, pos, moves);
+    let keeping = moves.iter().zip(&values).filter(|&(_, &v)| v == g);
+    let mut ds = keeping.map(|((_, child), _)| through_distance(child, k, ix, dist));
+    if g > 0 {
+        ds.min().unwrap_or(NO_DISTANCE)
+    } else {
+        ds.try_fold(0u8, |m, d| (d != NO_DISTANCE).then_some(m.max(d)))
+            .unwrap_or(NO_DISTANCE)
+    }
+}
+
+/// Boards per parallel chunk of a sweep.
+const CHUNK: u64 = 1 << 14;
+
+/// Plies to the first capture, with best play, of every board of level `k`
+/// (South to move, by rank): `0` when the game is over, [`NO_DISTANCE`]
+/// for drawn boards and those the loser can keep from a capture forever.
+/// Computed by sweeps in parallel until nothing changes (see the module
+/// docs); returns `None` when stopped through `progress`.
+pub fn capture_distances<R: Rules>(
+    db: &Database,
+    k: usize,
+    progress: &MineProgress,
+) -> Result<Option<Vec<u8>>, DbError> {
+    let stop = &progress.stop;
+    let level: Level<'_> = db.require(k)?;
+    let n = db.n();
+    let ix = level.index;
+    let count = ix.count();
+    let dist: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(NO_DISTANCE)).collect();
+    let chunks = count.div_ceil(CHUNK);
+    for sweep in 1.. {
+        progress.sweep.store(sweep, Ordering::Relaxed);
+        let changed = (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                if stop.load(Ordering::Relaxed) {
+                    return 0u64;
+                }
+                let range = c * CHUNK..((c + 1) * CHUNK).min(count);
+                let mut board = [0u8; MAX_PITS];
+                let board = &mut board[..2 * n];
+                let mut moves = MoveList::new();
+                let mut changed = 0;
+                ix.unrank(range.start, board);
+                for r in range {
+                    if r > c * CHUNK {
+                        ix.next(board);
+                    }
+                    let g = i32::from(level.bytes[r as usize] as i8);
+                    let old = dist[r as usize].load(Ordering::Relaxed);
+                    if g == 0 || old == 0 {
+                        continue;
+                    }
+                    let pos = Position::from_board(n, board);
+                    moves.clear();
+                    let d = match R::generate(&pos, &mut moves) {
+                        Some(_) => 0,
+                        None => board_distance(db, &pos, g, &moves, k, ix, &dist),
+                    };
+                    // Distances only fall (module docs); only this chunk's
+                    // thread writes this board's.
+                    if d < old {
+                        dist[r as usize].store(d, Ordering::Relaxed);
+                        changed += 1;
+                    }
+                }
+                changed
+            })
+            .sum::<u64>();
+        if stop.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        progress.changed.store(changed, Ordering::Relaxed);
+        if changed == 0 {
+            break;
+        }
+    }
+    Ok(Some(dist.into_iter().map(AtomicU8::into_inner).collect()))
+}
+
+/// The forced line from `pos` (level `k`, mover's gain `g != 0`) to the
+/// first capture: the winner's moves reach it soonest, the loser's latest.
+fn forced_line<R: Rules>(db: &Database, pos: &Position, k: usize, dist: &[u8]) -> Vec<Move> {
+    let ix = db.require(k).expect("mined level").index;
+    let mut line = Vec::new();
+    let mut at = *pos;
+    let mut moves = MoveList::new();
+    while at.board_seeds() == k && line.len() < usize::from(NO_DISTANCE) {
+        moves.clear();
+        if R::generate(&at, &mut moves).is_some() {
+            break;
+        }
+        let g = db.gain(&at).expect("in the databases");
+        if g == 0 {
+            break;
+        }
+        let values = move_values(db, &at, &moves);
+        let d_of = |child: &Position| -> u8 {
+            if child.board_seeds() < k {
+                1
+            } else {
+                dist[canonical_rank(ix, child) as usize].saturating_add(1)
+            }
+        };
+        let keeping = moves.iter().zip(&values).filter(|&(_, &v)| v == g);
+        let pick = if g > 0 {
+            keeping.min_by_key(|((_, c), _)| d_of(c))
+        } else {
+            keeping.max_by_key(|((_, c), _)| d_of(c))
+        };
+        let Some((&(m, child), _)) = pick else { break };
+        line.push(m);
+        at = child;
+    }
+    line
+}
+
+/// Every puzzle among the boards with `k` seeds, best first; `None` when
+/// stopped through `progress`.
+pub fn mine<R: Rules>(
+    db: &Database,
+    k: usize,
+    options: MineOptions,
+    progress: &MineProgress,
+) -> Result<Option<Vec<Puzzle>>, DbError> {
     let level = db.require(k)?;
     let n = db.n();
-    let count = level.index.count();
+    let dist = match options.long {
+        None => None,
+        Some(_) => match capture_distances::<R>(db, k, progress)? {
+            Some(d) => Some(d),
+            None => return Ok(None),
+        },
+    };
+    let dist = dist.as_deref();
+    let ix = level.index;
+    let count = ix.count();
     let mut found: Vec<Puzzle> = (0..count)
         .into_par_iter()
         .filter_map(|r| {
+            let g = i32::from(level.bytes[r as usize] as i8);
+            let plies = dist
+                .map(|d| d[r as usize])
+                .filter(|&d| d != NO_DISTANCE && g != 0);
+            let long = matches!((options.long, plies), (Some(t), Some(p)) if g > 0 && p >= t);
             let mut board = [0u8; MAX_PITS];
-            level.index.unrank(r, &mut board[..2 * n]);
+            ix.unrank(r, &mut board[..2 * n]);
             let pos = Position::from_board(n, &board[..2 * n]);
             let mut moves = MoveList::new();
-            if R::generate(&pos, &mut moves).is_some() {
-                return None;
-            }
-            if moves.len() < 2 {
+            if R::generate(&pos, &mut moves).is_some() || moves.len() < 2 {
                 return None;
             }
             let values = move_values(db, &pos, &moves);
-            let best = *values.iter().max()?;
-            let keeping: Vec<usize> = (0..values.len()).filter(|&i| values[i] == best).collect();
-            if keeping.len() != 1 {
+            let keeping: Vec<usize> = (0..values.len()).filter(|&i| values[i] == g).collect();
+            debug_assert!(!keeping.is_empty(), "the database value is a move's");
+            if keeping.len() != 1 && !long {
                 return None;
             }
-            let (solution, child) = moves[keeping[0]];
-            // A sacrifice: the move captures nothing, and the opponent (to
-            // move after it) captures with his best reply.
-            let mut kind = Kind::Unique;
-            if move_gain(&pos, &child) == 0 && child.to_move() != pos.to_move() {
-                let mut replies = MoveList::new();
-                if R::generate(&child, &mut replies).is_none() {
-                    let reply_values = move_values(db, &child, &replies);
-                    let top = reply_values.iter().copied().max().unwrap_or(i32::MIN);
-                    let captures = replies
-                        .iter()
-                        .zip(&reply_values)
-                        .any(|((_, c), &v)| v == top && move_gain(&child, c) > 0);
-                    if captures {
-                        kind = Kind::Sacrifice;
-                    }
-                }
-            }
+            let line = match (dist, plies) {
+                (Some(d), Some(_)) => forced_line::<R>(db, &pos, k, d),
+                _ => Vec::new(),
+            };
+            let (solution, child) = match line.first() {
+                Some(&m) => *moves.iter().find(|(x, _)| *x == m)?,
+                None => moves[keeping[0]],
+            };
+            let kind = if keeping.len() != 1 {
+                Kind::Long
+            } else if is_sacrifice::<R>(db, &pos, &child) {
+                Kind::Sacrifice
+            } else {
+                Kind::Unique
+            };
             Some(Puzzle {
                 position: pos,
                 solution,
-                value: best,
-                wrong: values.len() - 1,
+                value: g,
+                wrong: values.len() - keeping.len(),
+                plies,
+                line,
                 kind,
             })
         })
@@ -123,9 +357,28 @@ pub fn mine<R: Rules>(db: &Database, k: usize) -> Result<Vec<Puzzle>, DbError> {
     found.sort_by(|a, b| {
         a.kind
             .cmp(&b.kind)
+            .then(b.plies.cmp(&a.plies))
             .then(b.value.cmp(&a.value))
             .then(b.wrong.cmp(&a.wrong))
             .then(a.position.pits.cmp(&b.position.pits))
     });
-    Ok(found)
+    Ok(Some(found))
+}
+
+/// Whether the move from `pos` to `child` captures nothing, passes the
+/// turn, and the opponent's best reply captures.
+fn is_sacrifice<R: Rules>(db: &Database, pos: &Position, child: &Position) -> bool {
+    if move_gain(pos, child) != 0 || child.to_move() == pos.to_move() {
+        return false;
+    }
+    let mut replies = MoveList::new();
+    if R::generate(child, &mut replies).is_some() {
+        return false;
+    }
+    let reply_values = move_values(db, child, &replies);
+    let top = reply_values.iter().copied().max().unwrap_or(i32::MIN);
+    replies
+        .iter()
+        .zip(&reply_values)
+        .any(|((_, c), &v)| v == top && move_gain(child, c) > 0)
 }

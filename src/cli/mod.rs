@@ -47,7 +47,8 @@ pub enum Command {
     /// counted.
     Openings(openings::Args),
     /// Positions mined from the endgame databases where exactly one move
-    /// keeps the value (kinds: unique, sacrifice).
+    /// keeps the value, or the win takes long (kinds: sacrifice, unique,
+    /// long).
     Puzzles(puzzles::Args),
 }
 
@@ -200,6 +201,9 @@ pub enum CliError {
     /// An openings request that cannot be answered.
     #[error("{0}")]
     Openings(String),
+    /// A puzzles request that cannot be answered.
+    #[error("{0}")]
+    Puzzles(String),
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Io(#[from] std::io::Error),

@@ -1,11 +1,13 @@
 //! `mancala puzzles`: positions mined from the endgame databases where
-//! exactly one move keeps the value.
+//! exactly one move keeps the value, or where the win takes long.
 
 use super::CliError;
 use mancala::db::Database;
+use mancala::puzzles::{Kind, MineOptions, MineProgress};
 use mancala::{dispatch, Variant};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// Arguments of `puzzles`.
 #[derive(Debug, clap::Args)]
@@ -22,17 +24,104 @@ pub struct Args {
     /// The most puzzles printed.
     #[arg(long, value_name = "L", default_value_t = 20, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000_000))]
     limit: usize,
+    /// Also list won positions whose first capture is at least PLIES plies
+    /// away against the best defence ("long"). Measuring takes one sweep of
+    /// the level per ply; 0 measures nothing (one pass, no PLIES or LINE).
+    #[arg(long, value_name = "PLIES", default_value_t = 10, value_parser = clap::value_parser!(u8).range(0..=254))]
+    long: u8,
+    /// List only puzzles of this kind.
+    #[arg(long, value_name = "KIND")]
+    kind: Option<KindArg>,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// No progress display on stderr.
+    #[arg(long)]
+    quiet: bool,
 }
 
-/// Prints `POSITION<TAB>MOVE<TAB>VALUE<TAB>KIND` per puzzle, best first.
+/// The kinds of puzzle, as `--kind` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum KindArg {
+    /// The only value-keeping move captures nothing and a best reply does.
+    Sacrifice,
+    /// Exactly one move keeps the value.
+    Unique,
+    /// A win whose first capture is at least `--long` plies away.
+    Long,
+}
+
+impl KindArg {
+    fn kind(self) -> Kind {
+        match self {
+            KindArg::Sacrifice => Kind::Sacrifice,
+            KindArg::Unique => Kind::Unique,
+            KindArg::Long => Kind::Long,
+        }
+    }
+}
+
+/// Prints `POSITION<TAB>MOVE<TAB>VALUE<TAB>KIND<TAB>PLIES<TAB>LINE` per
+/// puzzle, best first (PLIES and LINE are `-` when not measured).
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let v: Variant = args.game.parse()?;
     let db = Database::open(&args.dir, v.game, v.n, true)?;
-    let found = dispatch!(v.game, R => mancala::puzzles::mine::<R>(&db, usize::from(args.seeds)))?;
+    let k = usize::from(args.seeds);
+    db.require(k)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.map_or(0, usize::from))
+        .build()
+        .map_err(|e| CliError::Puzzles(format!("cannot start threads: {e}")))?;
+    let options = MineOptions {
+        long: (args.long > 0).then_some(args.long),
+    };
+    let progress = MineProgress::default();
+    let done = AtomicBool::new(false);
+    let show = !args.quiet && std::io::stderr().is_terminal();
+    let found = std::thread::scope(|scope| {
+        if show {
+            scope.spawn(|| {
+                let bar = indicatif::ProgressBar::new_spinner();
+                while !done.load(Relaxed) {
+                    let sweep = progress.sweep.load(Relaxed);
+                    bar.set_message(if sweep == 0 || options.long.is_none() {
+                        format!("mining level {k}")
+                    } else {
+                        format!(
+                            "level {k}: distance sweep {sweep}, {} changed by the last",
+                            progress.changed.load(Relaxed)
+                        )
+                    });
+                    bar.tick();
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+                bar.finish_and_clear();
+            });
+        }
+        let found = pool.install(
+            || dispatch!(v.game, R => mancala::puzzles::mine::<R>(&db, k, options, &progress)),
+        );
+        done.store(true, Relaxed);
+        found
+    })?;
+    let found = found.expect("nothing stops the mining");
     let mut text = String::new();
-    for p in found.iter().take(args.limit) {
+    let wanted = args.kind.map(KindArg::kind);
+    let listed = found.iter().filter(|p| wanted.map_or(true, |k| p.kind == k));
+    for p in listed.take(args.limit) {
+        let (plies, line) = match p.plies {
+            Some(d) => (
+                d.to_string(),
+                p.line
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            None => ("-".to_string(), "-".to_string()),
+        };
         text.push_str(&format!(
-            "{}\t{}\t{}\t{}\n",
+            "{}\t{}\t{}\t{}\t{plies}\t{line}\n",
             p.position, p.solution, p.value, p.kind
         ));
     }
