@@ -6,15 +6,16 @@
 //! For every board of a level (South to move, nothing captured) the
 //! databases give the position's value and the value of every move (the
 //! children have no more seeds, so they are in the databases too). A
-//! position is a puzzle when
+//! position is a puzzle when it has at least two moves and exactly one of
+//! them keeps the value. It is listed as
 //!
-//! - it has at least two moves and exactly one of them keeps the value
-//!   ([`Kind::Unique`]); it is a **sacrifice** when that move captures
-//!   nothing and the opponent's best reply captures seeds
-//!   ([`Kind::Sacrifice`]): the winning move gives something away first; or
-//! - the side to move wins, and against the best defence the first seed
-//!   leaves the board only after at least a given number of plies
-//!   ([`Kind::Long`]).
+//! - a **sacrifice** ([`Kind::Sacrifice`]) when that move captures nothing
+//!   and the opponent's best reply captures seeds: the winning move gives
+//!   something away first;
+//! - **long** ([`Kind::Long`]) when the side to move wins and, against the
+//!   best defence, the first seed leaves the board only after at least a
+//!   given number of plies;
+//! - **unique** ([`Kind::Unique`]) otherwise.
 //!
 //! # Plies to the first capture
 //!
@@ -36,7 +37,7 @@
 //! proof is the one for chess tables: by induction on the true distance).
 //! Drawn boards have no distance: a draw may be endless play.
 //!
-//! Puzzles are ranked sacrifices first, then unique, then long; within a
+//! Puzzles are ranked sacrifices first, then long, then unique; within a
 //! kind by plies to the first capture (longer first), then by value (wins
 //! before draws), then by the number of moves that lose value (more ways to
 //! go wrong).
@@ -55,11 +56,12 @@ pub enum Kind {
     /// The only move that keeps the value captures nothing, and the
     /// opponent's best reply captures.
     Sacrifice,
+    /// The side to move wins with its only value-keeping move, and the
+    /// first capture is at least the asked number of plies away against
+    /// the best defence.
+    Long,
     /// Exactly one move keeps the value.
     Unique,
-    /// The side to move wins, but the first capture is at least the asked
-    /// number of plies away against the best defence.
-    Long,
 }
 
 impl std::fmt::Display for Kind {
@@ -77,8 +79,7 @@ impl std::fmt::Display for Kind {
 pub struct Puzzle {
     /// The position: South to move, nothing captured.
     pub position: Position,
-    /// The move that keeps the value (for a long puzzle with several, the
-    /// one that reaches the first capture soonest).
+    /// The only move that keeps the value.
     pub solution: Move,
     /// The position's game value (South's view).
     pub value: i32,
@@ -98,7 +99,7 @@ pub struct Puzzle {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MineOptions {
     /// List won positions whose first capture is at least this many plies
-    /// away ([`Kind::Long`]); `None` computes no distances at all (faster:
+    /// away as [`Kind::Long`]; `None` computes no distances at all (faster:
     /// one pass over the level instead of one sweep per ply).
     pub long: Option<u8>,
 }
@@ -314,7 +315,6 @@ pub fn mine<R: Rules>(
             let plies = dist
                 .map(|d| d[r as usize])
                 .filter(|&d| d != NO_DISTANCE && g != 0);
-            let long = matches!((options.long, plies), (Some(t), Some(p)) if g > 0 && p >= t);
             let mut board = [0u8; MAX_PITS];
             ix.unrank(r, &mut board[..2 * n]);
             let pos = Position::from_board(n, &board[..2 * n]);
@@ -325,21 +325,20 @@ pub fn mine<R: Rules>(
             let values = move_values(db, &pos, &moves);
             let keeping: Vec<usize> = (0..values.len()).filter(|&i| values[i] == g).collect();
             debug_assert!(!keeping.is_empty(), "the database value is a move's");
-            if keeping.len() != 1 && !long {
+            if keeping.len() != 1 {
                 return None;
             }
             let line = match (dist, plies) {
                 (Some(d), Some(_)) => forced_line::<R>(db, &pos, k, d),
                 _ => Vec::new(),
             };
-            let (solution, child) = match line.first() {
-                Some(&m) => *moves.iter().find(|(x, _)| *x == m)?,
-                None => moves[keeping[0]],
-            };
-            let kind = if keeping.len() != 1 {
-                Kind::Long
-            } else if is_sacrifice::<R>(db, &pos, &child) {
+            let (solution, child) = moves[keeping[0]];
+            debug_assert!(line.is_empty() || line[0] == solution);
+            let long = matches!((options.long, plies), (Some(t), Some(p)) if g > 0 && p >= t);
+            let kind = if is_sacrifice::<R>(db, &pos, &child) {
                 Kind::Sacrifice
+            } else if long {
+                Kind::Long
             } else {
                 Kind::Unique
             };
@@ -347,7 +346,7 @@ pub fn mine<R: Rules>(
                 position: pos,
                 solution,
                 value: g,
-                wrong: values.len() - keeping.len(),
+                wrong: values.len() - 1,
                 plies,
                 line,
                 kind,

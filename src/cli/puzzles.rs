@@ -29,6 +29,14 @@ pub struct Args {
     /// the level per ply; 0 measures nothing (one pass, no PLIES or LINE).
     #[arg(long, value_name = "PLIES", default_value_t = 10, value_parser = clap::value_parser!(u8).range(0..=254))]
     long: u8,
+    /// Append two columns: PLIES, the plies to the first capture with best
+    /// play, and LINE, that forced line (`-` when not measured).
+    #[arg(long)]
+    line: bool,
+    /// Print one JSON array of {"position", "move", "value", "kind",
+    /// "plies", "line"} objects ("plies" null when not measured).
+    #[arg(long)]
+    json: bool,
     /// List only puzzles of this kind.
     #[arg(long, value_name = "KIND")]
     kind: Option<KindArg>,
@@ -61,8 +69,8 @@ impl KindArg {
     }
 }
 
-/// Prints `POSITION<TAB>MOVE<TAB>VALUE<TAB>KIND<TAB>PLIES<TAB>LINE` per
-/// puzzle, best first (PLIES and LINE are `-` when not measured).
+/// Prints `POSITION<TAB>MOVE<TAB>VALUE<TAB>KIND` per puzzle, best first
+/// (with `--line` also `<TAB>PLIES<TAB>LINE`, `-` when not measured).
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let v: Variant = args.game.parse()?;
     let db = Database::open(&args.dir, v.game, v.n, true)?;
@@ -105,25 +113,45 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         found
     })?;
     let found = found.expect("nothing stops the mining");
-    let mut text = String::new();
     let wanted = args.kind.map(KindArg::kind);
-    let listed = found.iter().filter(|p| wanted.map_or(true, |k| p.kind == k));
-    for p in listed.take(args.limit) {
-        let (plies, line) = match p.plies {
-            Some(d) => (
-                d.to_string(),
-                p.line
-                    .iter()
-                    .map(|m| m.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            ),
-            None => ("-".to_string(), "-".to_string()),
-        };
-        text.push_str(&format!(
-            "{}\t{}\t{}\t{}\t{plies}\t{line}\n",
-            p.position, p.solution, p.value, p.kind
-        ));
+    let listed = found
+        .iter()
+        .filter(|p| wanted.map_or(true, |k| p.kind == k))
+        .take(args.limit);
+    let line_text = |p: &mancala::puzzles::Puzzle| {
+        let moves: Vec<String> = p.line.iter().map(|m| m.to_string()).collect();
+        moves.join(" ")
+    };
+    let mut text = String::new();
+    if args.json {
+        let items: Vec<serde_json::Value> = listed
+            .map(|p| {
+                serde_json::json!({
+                    "position": p.position.to_string(),
+                    "move": p.solution.to_string(),
+                    "value": p.value,
+                    "kind": p.kind.to_string(),
+                    "plies": p.plies,
+                    "line": p.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        text = serde_json::Value::Array(items).to_string();
+        text.push('\n');
+    } else {
+        for p in listed {
+            text.push_str(&format!(
+                "{}\t{}\t{}\t{}",
+                p.position, p.solution, p.value, p.kind
+            ));
+            if args.line {
+                match p.plies {
+                    Some(d) => text.push_str(&format!("\t{d}\t{}", line_text(p))),
+                    None => text.push_str("\t-\t-"),
+                }
+            }
+            text.push('\n');
+        }
     }
     out.write_all(text.as_bytes())?;
     Ok(())
