@@ -39,6 +39,7 @@ pub mod position;
 pub mod puzzles;
 pub mod search;
 pub mod side;
+pub mod svg;
 pub mod variant;
 
 pub use games::{Game, Move, MoveError, MoveList, Rules, Score};

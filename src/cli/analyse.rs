@@ -46,23 +46,20 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     };
     let mut text = String::new();
     if args.json {
-        let moves: Vec<String> = values
+        let moves: Vec<_> = values
             .iter()
-            .map(|(m, v)| format!("{{\"move\": \"{m}\", \"value\": {v}}}"))
+            .map(|(m, v)| serde_json::json!({"move": m.to_string(), "value": v}))
             .collect();
-        let line_json = line.as_ref().map_or(String::new(), |l| {
-            let moves: Vec<String> = l.steps.iter().map(|(m, _)| format!("\"{m}\"")).collect();
-            format!(
-                ", \"line\": [{}], \"end\": \"{}\"",
-                moves.join(", "),
-                line_end(l, &pos)
-            )
+        let mut doc = serde_json::json!({
+            "game": variant.to_string(),
+            "position": pos.to_string(),
+            "moves": moves,
         });
-        text = format!(
-            "{{\"game\": \"{}\", \"position\": \"{pos}\", \"moves\": [{}]{line_json}}}\n",
-            variant.game,
-            moves.join(", ")
-        );
+        if let Some(l) = &line {
+            doc["line"] = l.steps.iter().map(|(m, _)| m.to_string()).collect();
+            doc["end"] = line_end(l, &pos).into();
+        }
+        text = super::json::line(&doc);
     } else {
         for (m, v) in values {
             text.push_str(&format!("{m}\t{v}\n"));

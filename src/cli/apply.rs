@@ -12,11 +12,16 @@ pub struct Args {
     /// Moves to play in order: pit numbers 1..n of the mover's row or "pass".
     #[arg(value_name = "MOVE", allow_hyphen_values = true)]
     moves: Vec<String>,
+    /// Print one JSON object: {"game", "start", "moves", "position", "over"}
+    /// ("position" in full, as `show --json` gives it).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Plays every move, checked; prints the final position.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let (variant, mut pos) = args.game.resolve()?;
+    let (variant, start) = args.game.resolve()?;
+    let mut pos = start;
     for (i, text) in args.moves.iter().enumerate() {
         let mv: Move = text
             .parse()
@@ -24,6 +29,18 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         pos = dispatch!(variant.game, R => play::<R>(&pos, mv))
             .map_err(|e| CliError::illegal(i, &pos, e))?;
     }
-    writeln!(out, "{pos}")?;
+    if args.json {
+        let mut moves = mancala::MoveList::new();
+        let v = serde_json::json!({
+            "game": variant.to_string(),
+            "start": start.to_string(),
+            "moves": args.moves,
+            "position": super::json::position(&pos),
+            "over": variant.generate(&pos, &mut moves).is_some(),
+        });
+        out.write_all(super::json::line(&v).as_bytes())?;
+    } else {
+        writeln!(out, "{pos}")?;
+    }
     Ok(())
 }

@@ -73,6 +73,10 @@ struct BuildArgs {
     /// No progress display on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Print one JSON object at the end: {"game", "n", "max_seeds", "dir",
+    /// "seconds"}.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -82,6 +86,13 @@ struct StatsArgs {
     /// The level: seeds on the board.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=127))]
     seeds: u16,
+    /// Also draw the histogram as an SVG bar chart in FILE.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+    /// Print one JSON object: {"game", "n", "seeds", "boards", "values":
+    /// [{"value", "count"}]}.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -91,6 +102,9 @@ struct ProbeArgs {
     /// The position.
     #[arg(long, value_name = "POSITION")]
     position: String,
+    /// Print one JSON object: {"game", "position", "value", "gain"}.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -100,6 +114,10 @@ struct VerifyArgs {
     /// Only this level (default: every level present).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=127))]
     seeds: Option<u16>,
+    /// Print one JSON object: {"game", "n", "levels": [{"seeds", "wrong",
+    /// "examples"}]} (still exit status 2 when a value is wrong).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs a `db` subcommand.
@@ -107,9 +125,30 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     match &args.command {
         DbCommand::Build(a) => build(a, out),
         DbCommand::Stats(a) => {
-            let (_, db) = a.which.open()?;
-            for (value, count) in db.stats(usize::from(a.seeds))? {
-                writeln!(out, "{value}\t{count}")?;
+            let (v, db) = a.which.open()?;
+            let k = usize::from(a.seeds);
+            let values = db.stats(k)?;
+            if let Some(path) = &a.plot {
+                let title = format!("{} with {} pits a row: boards with {k} seeds, South to move", v.game, v.n);
+                super::write_file(path, mancala::svg::histogram(&title, &values).as_bytes())?;
+            }
+            if a.json {
+                let list: Vec<_> = values
+                    .iter()
+                    .map(|&(value, count)| serde_json::json!({"value": value, "count": count}))
+                    .collect();
+                let doc = serde_json::json!({
+                    "game": v.game.to_string(),
+                    "n": v.n,
+                    "seeds": k,
+                    "boards": values.iter().map(|&(_, c)| c).sum::<u64>(),
+                    "values": list,
+                });
+                out.write_all(super::json::line(&doc).as_bytes())?;
+            } else {
+                for (value, count) in values {
+                    writeln!(out, "{value}\t{count}")?;
+                }
             }
             Ok(())
         }
@@ -135,7 +174,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             })?;
             let me = pos.to_move();
             let value = i32::from(pos.captured(me)) - i32::from(pos.captured(me.other())) + gain;
-            writeln!(out, "value {value}\ngain {gain}")?;
+            if a.json {
+                let doc = serde_json::json!({
+                    "game": v.to_string(),
+                    "position": pos.to_string(),
+                    "value": value,
+                    "gain": gain,
+                });
+                out.write_all(super::json::line(&doc).as_bytes())?;
+            } else {
+                writeln!(out, "value {value}\ngain {gain}")?;
+            }
             Ok(())
         }
         DbCommand::Verify(a) => {
@@ -145,13 +194,22 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                 None => (0..=db.max_seeds()).collect(),
             };
             let mut wrong = 0;
+            let mut report = Vec::new();
             for k in levels {
                 let (bad, shown) = dispatch!(v.game, R => db.verify::<R>(k))?;
-                writeln!(out, "level {k}\t{bad} wrong")?;
-                for s in shown {
-                    writeln!(out, "  {s}")?;
+                if a.json {
+                    report.push(serde_json::json!({"seeds": k, "wrong": bad, "examples": shown}));
+                } else {
+                    writeln!(out, "level {k}\t{bad} wrong")?;
+                    for s in shown {
+                        writeln!(out, "  {s}")?;
+                    }
                 }
                 wrong += bad;
+            }
+            if a.json {
+                let doc = serde_json::json!({"game": v.game.to_string(), "n": v.n, "levels": report});
+                out.write_all(super::json::line(&doc).as_bytes())?;
             }
             if wrong > 0 {
                 return Err(CliError::Db(format!(
@@ -189,6 +247,7 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
             pool.current_num_threads()
         );
     }
+    let started = std::time::Instant::now();
     let progress = Progress::default();
     let stop = AtomicBool::new(false);
     let done = AtomicBool::new(false);
@@ -233,6 +292,17 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         done.store(true, Relaxed);
         r
     })?;
+    if a.json {
+        let doc = serde_json::json!({
+            "game": result.game().to_string(),
+            "n": v.n,
+            "max_seeds": result.max_seeds(),
+            "dir": a.which.dir.display().to_string(),
+            "seconds": started.elapsed().as_secs_f64(),
+        });
+        out.write_all(super::json::line(&doc).as_bytes())?;
+        return Ok(());
+    }
     writeln!(
         out,
         "built {} levels 0 to {} in {}",

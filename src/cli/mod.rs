@@ -4,6 +4,7 @@
 pub mod analyse;
 pub mod apply;
 pub mod db;
+pub mod json;
 pub mod moves;
 pub mod openings;
 pub mod perft;
@@ -204,9 +205,43 @@ pub enum CliError {
     /// A puzzles request that cannot be answered.
     #[error("{0}")]
     Puzzles(String),
+    /// A file could not be written.
+    #[error("cannot write {0}: {1}")]
+    File(std::path::PathBuf, std::io::Error),
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Io(#[from] std::io::Error),
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file beside it, synced,
+/// then renamed over it, so that `path` is never left partial.
+pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
+    let err = |e| CliError::File(path.to_path_buf(), e);
+    let name = path.file_name().ok_or_else(|| {
+        err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a file name",
+        ))
+    })?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(err)
 }
 
 impl CliError {

@@ -9,6 +9,10 @@ use std::io::Write;
 pub struct Args {
     #[command(flatten)]
     game: GameArgs,
+    /// Print one JSON object: {"game", "position", "moves": [{"move",
+    /// "position"}], "end": null or {"south", "north"}}.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Prints `MOVE<TAB>POSITION` per legal move (pit order, `pass` last), or
@@ -17,7 +21,22 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (variant, pos) = args.game.resolve()?;
     let mut moves = MoveList::new();
     let mut text = String::new();
-    match variant.generate(&pos, &mut moves) {
+    let end = variant.generate(&pos, &mut moves);
+    if args.json {
+        let list: Vec<_> = moves
+            .iter()
+            .map(|(m, child)| serde_json::json!({"move": m.to_string(), "position": child.to_string()}))
+            .collect();
+        let v = serde_json::json!({
+            "game": variant.to_string(),
+            "position": pos.to_string(),
+            "moves": list,
+            "end": end.map(|s| super::json::score(s.south, s.north)),
+        });
+        out.write_all(super::json::line(&v).as_bytes())?;
+        return Ok(());
+    }
+    match end {
         Some(score) => text.push_str(&format!("end {}-{}\n", score.south, score.north)),
         None => {
             for (m, child) in &moves {

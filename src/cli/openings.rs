@@ -29,6 +29,12 @@ pub struct Args {
     /// No progress display on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Print one JSON object: {"game", "position", "criterion", "winning",
+    /// "turns", "shortest", "longest", "openings": [{"moves", "position"}]}
+    /// (counts as decimal strings: they can exceed 64 bits; "openings"
+    /// empty with --count).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Lists the winning first turns (`MOVES<TAB>POSITION`), then the summary
@@ -63,6 +69,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     dispatch!(variant.game, R => {
         let explorer = Explorer::<R>::new(need, (args.memory << 20) as usize);
         let done = AtomicBool::new(false);
+        let mut listed = Vec::new();
         let summary = std::thread::scope(|scope| {
             if show {
                 scope.spawn(|| {
@@ -89,8 +96,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             } else {
                 let mut result = Ok(());
                 let s = explorer.for_each_winning(&pos, &mut |moves, after| {
-                    if result.is_ok() {
-                        let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+                    let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+                    if args.json {
+                        listed.push(serde_json::json!({"moves": moves, "position": after.to_string()}));
+                    } else if result.is_ok() {
                         result = writeln!(out, "{}\t{after}", moves.join(" "));
                     }
                 });
@@ -107,6 +116,20 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             }
             result
         })?;
+        if args.json {
+            let doc = serde_json::json!({
+                "game": variant.to_string(),
+                "position": pos.to_string(),
+                "criterion": if args.strong { "strong" } else { "majority" },
+                "winning": summary.winning.to_string(),
+                "turns": summary.turns.to_string(),
+                "shortest": summary.shortest,
+                "longest": summary.longest,
+                "openings": listed,
+            });
+            out.write_all(super::json::line(&doc).as_bytes())?;
+            return Ok(());
+        }
         let length = |l: Option<u32>| l.map_or("-".to_string(), |l| l.to_string());
         writeln!(
             out,

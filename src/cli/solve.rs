@@ -29,15 +29,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let seconds = t.elapsed().as_secs_f64();
     let best = s.best.map_or("-".to_string(), |m| m.to_string());
     if args.json {
-        writeln!(
-            out,
-            "{{\"game\": \"{}\", \"position\": \"{pos}\", \"value\": {}, \"best\": \"{best}\", \"gain\": {}, \"nodes\": {}, \"seconds\": {seconds:.6}, \"threads\": {}}}",
-            variant.game,
-            s.value,
-            s.gain,
-            s.nodes,
-            solver.threads()
-        )?;
+        let doc = serde_json::json!({
+            "game": variant.to_string(),
+            "position": pos.to_string(),
+            "value": s.value,
+            "best": best,
+            "gain": s.gain,
+            "nodes": s.nodes,
+            "seconds": seconds,
+            "threads": solver.threads(),
+        });
+        out.write_all(super::json::line(&doc).as_bytes())?;
     } else {
         writeln!(out, "value {}\nbest {best}", s.value)?;
     }
