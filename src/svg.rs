@@ -228,7 +228,8 @@ pub fn board(variant: &Variant, pos: &Position, last: Option<(Side, usize)>) -> 
 pub fn histogram(title: &str, values: &[(i32, u64)]) -> String {
     let bars = values.len().max(1);
     let bar = (640.0 / bars as f64).clamp(6.0, 48.0);
-    let plot_w = bar * bars as f64;
+    let plot_w = (bar * bars as f64).max(480.0);
+    let first = (plot_w - bar * bars as f64) / 2.0; // the bars centred
     let plot_h = 320.0;
     let (left, top) = (80.0, 64.0);
     let width = left + plot_w + 32.0;
@@ -277,22 +278,32 @@ pub fn histogram(title: &str, values: &[(i32, u64)]) -> String {
         s,
         r##"<line x1="{left}" y1="{top}" x2="{left}" y2="{base}" stroke="#222"/>"##
     );
-    let _ = writeln!(
-        s,
-        r##"<text x="{}" y="{}" font-size="12" text-anchor="end" fill="#222">{max}</text>"##,
-        left - 6.0,
-        top + 4.0
-    );
-    let _ = writeln!(
-        s,
-        r##"<text x="{}" y="{}" font-size="12" text-anchor="end" fill="#222">0</text>"##,
-        left - 6.0,
-        base + 4.0
-    );
-    let label_every = (bars as f64 * 28.0 / plot_w).ceil().max(1.0) as usize;
+    // The count axis: the largest count at the top, and in a logarithmic
+    // chart every power of ten below it.
+    let mut ticks = vec![max];
+    if log {
+        let mut p = 1u64;
+        while p.saturating_mul(3) <= max {
+            ticks.push(p);
+            p = p.saturating_mul(10);
+        }
+    } else {
+        ticks.push(0);
+    }
+    for t in ticks {
+        let y = base - scale(t) * plot_h;
+        let _ = writeln!(
+            s,
+            r##"<line x1="{}" y1="{y:.1}" x2="{left}" y2="{y:.1}" stroke="#222"/><text x="{}" y="{:.1}" font-size="11" text-anchor="end" fill="#222">{t}</text>"##,
+            left - 4.0,
+            left - 6.0,
+            y + 4.0
+        );
+    }
+    let label_every = (28.0 / bar).ceil().max(1.0) as usize;
     for (i, &(v, c)) in values.iter().enumerate() {
         let h = scale(c) * plot_h;
-        let x = left + i as f64 * bar;
+        let x = left + first + i as f64 * bar;
         let colour = match v.signum() {
             1 => "#2e7d32",
             -1 => "#c62828",
