@@ -97,11 +97,7 @@ pub fn board(variant: &Variant, pos: &Position, last: Option<(Side, usize)>) -> 
         s,
         r##"<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">"##
     );
-    let _ = writeln!(
-        s,
-        "<title>{}</title>",
-        escape(&format!("{variant} {pos}"))
-    );
+    let _ = writeln!(s, "<title>{}</title>", escape(&format!("{variant} {pos}")));
     let _ = writeln!(
         s,
         r##"<rect x="0" y="0" width="{width}" height="{height}" fill="#f7f1e3"/>"##
@@ -140,7 +136,10 @@ pub fn board(variant: &Variant, pos: &Position, last: Option<(Side, usize)>) -> 
         (PIT + GAP) / 2.0
     );
     // Stores.
-    for (side, x) in [(Side::North, MARGIN + GAP / 2.0), (Side::South, width - MARGIN - STORE + GAP / 2.0)] {
+    for (side, x) in [
+        (Side::North, MARGIN + GAP / 2.0),
+        (Side::South, width - MARGIN - STORE + GAP / 2.0),
+    ] {
         let w = STORE - GAP;
         let _ = writeln!(
             s,
@@ -235,7 +234,12 @@ pub fn histogram(title: &str, values: &[(i32, u64)]) -> String {
     let width = left + plot_w + 32.0;
     let height = top + plot_h + 64.0;
     let max = values.iter().map(|&(_, c)| c).max().unwrap_or(1).max(1);
-    let min = values.iter().map(|&(_, c)| c).filter(|&c| c > 0).min().unwrap_or(1);
+    let min = values
+        .iter()
+        .map(|&(_, c)| c)
+        .filter(|&c| c > 0)
+        .min()
+        .unwrap_or(1);
     let log = max / min.max(1) > 1000;
     let scale = |c: u64| -> f64 {
         if c == 0 {
@@ -265,7 +269,11 @@ pub fn histogram(title: &str, values: &[(i32, u64)]) -> String {
     let _ = writeln!(
         s,
         r##"<text x="{left}" y="48" font-size="12" fill="#555">{total} boards; bar height {} the count</text>"##,
-        if log { "grows with the logarithm of" } else { "is proportional to" }
+        if log {
+            "grows with the logarithm of"
+        } else {
+            "is proportional to"
+        }
     );
     // Axes.
     let base = top + plot_h;

@@ -129,7 +129,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             let k = usize::from(a.seeds);
             let values = db.stats(k)?;
             if let Some(path) = &a.plot {
-                let title = format!("{} with {} pits a row: boards with {k} seeds, South to move", v.game, v.n);
+                let title = format!(
+                    "{} with {} pits a row: boards with {k} seeds, South to move",
+                    v.game, v.n
+                );
                 super::write_file(path, mancala::svg::histogram(&title, &values).as_bytes())?;
             }
             if a.json {
@@ -208,7 +211,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                 wrong += bad;
             }
             if a.json {
-                let doc = serde_json::json!({"game": v.game.to_string(), "n": v.n, "levels": report});
+                let doc =
+                    serde_json::json!({"game": v.game.to_string(), "n": v.n, "levels": report});
                 out.write_all(super::json::line(&doc).as_bytes())?;
             }
             if wrong > 0 {

@@ -8,6 +8,7 @@ pub mod json;
 pub mod moves;
 pub mod openings;
 pub mod perft;
+pub mod play;
 pub mod puzzles;
 pub mod show;
 pub mod solve;
@@ -51,6 +52,9 @@ pub enum Command {
     /// keeps the value, or the win takes long (kinds: sacrifice, unique,
     /// long).
     Puzzles(puzzles::Args),
+    /// Play a game against the perfect player at the terminal (reads
+    /// moves, hint, undo, quit from stdin).
+    Play(play::Args),
 }
 
 /// What every command reads: the game and a position of it.
@@ -263,5 +267,11 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Db(a) => db::run(&a, out),
         Command::Openings(a) => openings::run(&a, out),
         Command::Puzzles(a) => puzzles::run(&a, out),
+        Command::Play(a) => {
+            use std::io::IsTerminal;
+            let stdin = std::io::stdin();
+            let echo = !stdin.is_terminal();
+            play::run(&a, &mut stdin.lock(), echo, out)
+        }
     }
 }
