@@ -3,6 +3,7 @@
 
 pub mod analyse;
 pub mod apply;
+pub mod completions;
 pub mod db;
 pub mod json;
 pub mod moves;
@@ -35,7 +36,7 @@ pub enum Command {
     Moves(moves::Args),
     /// Play moves from a position and print the position they lead to.
     Apply(apply::Args),
-    /// Draw a position on the terminal.
+    /// Draw a position on the terminal (or as an SVG picture).
     Show(show::Args),
     /// Count the move sequences of each length from a position.
     Perft(perft::Args),
@@ -55,6 +56,9 @@ pub enum Command {
     /// Play a game against the perfect player at the terminal (reads
     /// moves, hint, undo, quit from stdin).
     Play(play::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish,
+    /// powershell).
+    Completions(completions::Args),
 }
 
 /// What every command reads: the game and a position of it.
@@ -267,6 +271,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Db(a) => db::run(&a, out),
         Command::Openings(a) => openings::run(&a, out),
         Command::Puzzles(a) => puzzles::run(&a, out),
+        Command::Completions(a) => completions::run(&a, out),
         Command::Play(a) => {
             use std::io::IsTerminal;
             let stdin = std::io::stdin();
