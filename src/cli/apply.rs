@@ -10,7 +10,7 @@ pub struct Args {
     #[command(flatten)]
     game: GameArgs,
     /// Moves to play in order: pit numbers 1..n of the mover's row or "pass".
-    #[arg(value_name = "MOVE", allow_hyphen_values = true)]
+    #[arg(value_name = "MOVE", allow_negative_numbers = true)]
     moves: Vec<String>,
     /// Print one JSON object: {"game", "start", "moves", "position", "over"}
     /// ("position" in full, as `show --json` gives it).
