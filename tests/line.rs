@@ -166,7 +166,10 @@ fn full_size_endgames_with_databases() {
             "--quiet",
         ]);
         let mut checked = 0;
-        for _ in 0..6 {
+        for _ in 0..100 {
+            if checked == 5 {
+                break;
+            }
             // A random board of 2..6 seeds; the captured seeds make up the
             // rest of the traditional total, split at random.
             let seeds = 2 + next(5) as usize;
@@ -221,7 +224,7 @@ fn full_size_endgames_with_databases() {
             assert_eq!(with, without, "{game} \"{text}\"");
             checked += 1;
         }
-        assert!(checked >= 4, "{game}: only {checked} positions checked");
+        assert_eq!(checked, 5, "{game}: too few positions in play");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
