@@ -3,12 +3,15 @@
 //! threads: Awari level 11 (cycles: many sweeps) and Kalah level 14 (no
 //! cycles: few sweeps).
 //!
+//! Also puzzle mining (`puzzles`): one level's depths to the first capture
+//! (sweeps) and the whole mining, Anywoli on the full board at 6 seeds.
+//!
 //! Run with `cargo bench --bench db`. Whole builds (Awari to 20 or 24
 //! stones, with peak memory) are timed by `scripts/awari-db.sh`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use mancala::db::{self, build::Progress, BuildOptions};
-use mancala::games::{Awari, Kalah, Rules};
+use mancala::games::{Anywoli, Awari, Kalah, Rules};
 use mancala::index::Indexer;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -55,5 +58,59 @@ fn levels(c: &mut Criterion) {
     bench_level::<Kalah>(c, "kalah", 6, 14);
 }
 
-criterion_group!(benches, levels);
+fn puzzles(c: &mut Criterion) {
+    use mancala::puzzles::{capture_distances, mine, MineOptions, MineProgress};
+    let (n, k) = (12, 6);
+    let dir = std::env::temp_dir().join(format!("mancala-bench-puzzles-{}", std::process::id()));
+    let options = BuildOptions {
+        dir: dir.clone(),
+        memory_bytes: 1 << 30,
+    };
+    let stop = AtomicBool::new(false);
+    let db = db::build_all::<Anywoli>(n, k, &options, &Progress::default(), &|_| {}, &stop)
+        .expect("levels");
+    let entries = Indexer::new(2 * n, k).unwrap().count();
+    let mut group = c.benchmark_group("puzzles");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20))
+        .throughput(Throughput::Elements(entries));
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        group.bench_function(
+            BenchmarkId::new(format!("anywoli-{k}-distances"), threads),
+            |b| {
+                b.iter(|| {
+                    pool.install(|| {
+                        capture_distances::<Anywoli>(&db, k, &MineProgress::default())
+                            .unwrap()
+                            .expect("not stopped")
+                            .len()
+                    })
+                })
+            },
+        );
+        group.bench_function(
+            BenchmarkId::new(format!("anywoli-{k}-mine"), threads),
+            |b| {
+                b.iter(|| {
+                    pool.install(|| {
+                        mine::<Anywoli>(&db, k, MineOptions::default(), &MineProgress::default())
+                            .unwrap()
+                            .expect("not stopped")
+                            .len()
+                    })
+                })
+            },
+        );
+    }
+    group.finish();
+    drop(db);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, levels, puzzles);
 criterion_main!(benches);

@@ -3,15 +3,11 @@
 //! mismatched file is refused with exit status 2 and a clear message by
 //! every command that reads it, and `db build` replaces it.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("could not start the mancala binary")
-}
+use common::{run, TempDir};
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -36,27 +32,6 @@ fn bad(args: &[&str]) -> String {
     assert!(out.stdout.is_empty(), "mancala {args:?}: stdout not empty");
     assert!(!err.contains("panicked") && !err.trim().is_empty(), "{err}");
     err
-}
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("mancala-cli-db-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// Builds Kalah with 3 pits a row, levels 0 to 6, in a new directory.

@@ -4,9 +4,11 @@
 //! published table (appendix B); the solver gives the same values with the
 //! databases as without, searching fewer nodes.
 
+mod common;
 mod plain;
 mod retro;
 
+use common::TempDir;
 use mancala::db::{self, build::Progress, BuildOptions, Database};
 use mancala::games::MoveList;
 use mancala::index::Indexer;
@@ -14,27 +16,9 @@ use mancala::position::Setup;
 use mancala::search::{Options, Solver};
 use mancala::{dispatch, Game, Position, Variant};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-
-/// A directory removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("mancala-db-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn build(game: Game, n: usize, max: usize, dir: &Path) -> Database {
     let options = BuildOptions {

@@ -2,22 +2,10 @@
 //! says what the text output says (docs/json.md). Also the completion
 //! scripts name every command.
 
-use serde_json::Value;
-use std::process::Command;
+mod common;
 
-fn mancala(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("could not start the mancala binary");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::ok as mancala;
+use serde_json::Value;
 
 fn json(args: &[&str]) -> Value {
     let mut a = args.to_vec();

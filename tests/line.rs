@@ -3,23 +3,11 @@
 //! final scores when the game ends (their difference is the position's
 //! value), or a repetition whose captured seeds already make the value.
 
+mod common;
+
+use common::ok as mancala;
 use mancala::games::MoveList;
 use mancala::{Game, Position, Variant};
-use std::process::Command;
-
-fn mancala(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("could not start the mancala binary");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "mancala {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// Endgames reached by random play in small variants of `game`.
 fn endgames(game: Game, count: usize, seed: u64) -> Vec<(Variant, Position)> {

@@ -8,25 +8,13 @@
 //! many plies and not within one fewer, and the printed line replays,
 //! keeps the value at every ply and captures at its last.
 
+mod common;
+
+use common::ok as mancala;
 use mancala::games::{Move, MoveList};
 use mancala::search::{Options, Solver};
 use mancala::{dispatch, Position, Setup, Side, Variant};
 use std::collections::HashMap;
-use std::process::Command;
-
-fn mancala(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("could not start the mancala binary");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "mancala {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// The value of every move of a position, by the solver without databases,
 /// memoised.

@@ -3,26 +3,10 @@
 //! the histogram's bars as `db stats` counts them. Written whole or not at
 //! all: a bad request leaves no file.
 
+mod common;
+
+use common::{ok, run as mancala};
 use mancala::{Position, Setup, Side};
-use std::process::Command;
-
-fn mancala(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("could not start the mancala binary")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = mancala(args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 fn temp(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("mancala-svg-{}-{name}", std::process::id()))
