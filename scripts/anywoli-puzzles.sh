@@ -57,12 +57,12 @@ for spec in "${levels[@]}"; do
   all=$(mktemp)
   # Positions where North has no seeds (he can only pass) are left out:
   # South merely walks his seeds round.
-  "$bin" puzzles --game anywoli --seeds "$k" --dir "$dir" --long "$l" --line --limit 1000000000 --quiet \
+  "$bin" puzzles --game anywoli --seeds "$k" --dir "$dir" --long "$l" --line --each --limit 1000 2> "$all.err" \
     | awk -F'\t' '{ split($1, p, "/"); split(p[2], q, " "); if (q[1] !~ /^(0,)*0$/) print }' > "$all"
   secs=$(echo "$(date +%s.%N) - $start" | bc)
   {
     echo
-    echo "## $k seeds: $(wc -l < "$all") puzzles ($(cut -f4 "$all" | sort | uniq -c | awk '{printf "%s%s %s", sep, $1, $2; sep=", "}')), mined in $(printf %.0f "$secs") s"
+    echo "## $k seeds ($(grep -oP 'level \d+: \K.*' "$all.err")), mined in $(printf %.0f "$secs") s"
   } >> "$tmp"
   for kind in sacrifice long unique; do
     { grep -P "\t$kind\t" "$all" || true; } | head -n "$per" | while IFS=$'\t' read -r pos mv value kd plies line; do
@@ -81,7 +81,7 @@ for spec in "${levels[@]}"; do
       } >> "$tmp"
     done
   done
-  rm -f "$all"
+  rm -f "$all" "$all.err"
 done
 mv "$tmp" "$out"
 echo "wrote $out"

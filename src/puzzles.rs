@@ -102,11 +102,17 @@ pub struct MineOptions {
     /// away as [`Kind::Long`]; `None` computes no distances at all (faster:
     /// one pass over the level instead of one sweep per ply).
     pub long: Option<u8>,
+    /// The most puzzles of each kind kept, the best ones (the counts cover
+    /// them all).
+    pub keep: usize,
 }
 
 impl Default for MineOptions {
     fn default() -> Self {
-        MineOptions { long: Some(10) }
+        MineOptions {
+            long: Some(10),
+            keep: usize::MAX,
+        }
     }
 }
 
@@ -288,14 +294,74 @@ fn forced_line<R: Rules>(db: &Database, pos: &Position, k: usize, dist: &[u8]) -
     line
 }
 
-/// Every puzzle among the boards with `k` seeds, best first; `None` when
-/// stopped through `progress`.
+/// The order of puzzles: best first (see the module docs).
+fn rank(a: &Puzzle, b: &Puzzle) -> std::cmp::Ordering {
+    a.kind
+        .cmp(&b.kind)
+        .then(b.plies.cmp(&a.plies))
+        .then(b.value.cmp(&a.value))
+        .then(b.wrong.cmp(&a.wrong))
+        .then(a.position.pits.cmp(&b.position.pits))
+}
+
+/// What [`mine`] found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Mined {
+    /// The best puzzles of each kind (at most [`MineOptions::keep`] of
+    /// each), best first.
+    pub puzzles: Vec<Puzzle>,
+    /// How many puzzles of each kind the level holds, by [`Kind`] order:
+    /// sacrifice, long, unique.
+    pub counts: [u64; 3],
+}
+
+/// The best puzzles met so far, at most `keep` a kind once trimmed, and
+/// how many of each kind were met.
+#[derive(Default)]
+struct Best {
+    by_kind: [Vec<Puzzle>; 3],
+    counts: [u64; 3],
+}
+
+impl Best {
+    fn trim(&mut self, keep: usize) {
+        for v in &mut self.by_kind {
+            if v.len() > keep {
+                v.sort_unstable_by(rank);
+                v.truncate(keep);
+            }
+        }
+    }
+
+    fn push(&mut self, p: Puzzle, keep: usize) {
+        let i = p.kind as usize;
+        self.counts[i] += 1;
+        self.by_kind[i].push(p);
+        if self.by_kind[i].len() >= keep.saturating_mul(2).max(1024) {
+            self.trim(keep);
+        }
+    }
+
+    fn merge(mut self, other: Best, keep: usize) -> Best {
+        for (i, v) in other.by_kind.into_iter().enumerate() {
+            self.counts[i] += other.counts[i];
+            self.by_kind[i].extend(v);
+        }
+        self.trim(keep);
+        self
+    }
+}
+
+/// The puzzles among the boards with `k` seeds: the best `options.keep`
+/// of each kind, best first, and how many there are; `None` when stopped
+/// through `progress`. Memory holds only the kept puzzles (and, with
+/// `options.long`, one byte per board for the distances).
 pub fn mine<R: Rules>(
     db: &Database,
     k: usize,
     options: MineOptions,
     progress: &MineProgress,
-) -> Result<Option<Vec<Puzzle>>, DbError> {
+) -> Result<Option<Mined>, DbError> {
     let level = db.require(k)?;
     let n = db.n();
     let dist = match options.long {
@@ -308,60 +374,82 @@ pub fn mine<R: Rules>(
     let dist = dist.as_deref();
     let ix = level.index;
     let count = ix.count();
-    let mut found: Vec<Puzzle> = (0..count)
+    let keep = options.keep;
+    let chunks = count.div_ceil(CHUNK);
+    let best = (0..chunks)
         .into_par_iter()
-        .filter_map(|r| {
-            let g = i32::from(level.bytes[r as usize] as i8);
-            let plies = dist
-                .map(|d| d[r as usize])
-                .filter(|&d| d != NO_DISTANCE && g != 0);
+        .fold(Best::default, |mut best, c| {
+            if progress.stop.load(Ordering::Relaxed) {
+                return best;
+            }
+            let range = c * CHUNK..((c + 1) * CHUNK).min(count);
             let mut board = [0u8; MAX_PITS];
-            ix.unrank(r, &mut board[..2 * n]);
-            let pos = Position::from_board(n, &board[..2 * n]);
+            let board = &mut board[..2 * n];
             let mut moves = MoveList::new();
-            if R::generate(&pos, &mut moves).is_some() || moves.len() < 2 {
-                return None;
+            ix.unrank(range.start, board);
+            for r in range {
+                if r > c * CHUNK {
+                    ix.next(board);
+                }
+                let g = i32::from(level.bytes[r as usize] as i8);
+                let pos = Position::from_board(n, board);
+                moves.clear();
+                if R::generate(&pos, &mut moves).is_some() || moves.len() < 2 {
+                    continue;
+                }
+                let values = move_values(db, &pos, &moves);
+                let mut keeping = (0..values.len()).filter(|&i| values[i] == g);
+                let (Some(only), None) = (keeping.next(), keeping.next()) else {
+                    continue;
+                };
+                let plies = dist
+                    .map(|d| d[r as usize])
+                    .filter(|&d| d != NO_DISTANCE && g != 0);
+                let (solution, child) = moves[only];
+                let long = matches!((options.long, plies), (Some(t), Some(p)) if g > 0 && p >= t);
+                let kind = if is_sacrifice::<R>(db, &pos, &child) {
+                    Kind::Sacrifice
+                } else if long {
+                    Kind::Long
+                } else {
+                    Kind::Unique
+                };
+                best.push(
+                    Puzzle {
+                        position: pos,
+                        solution,
+                        value: g,
+                        wrong: values.len() - 1,
+                        plies,
+                        line: Vec::new(),
+                        kind,
+                    },
+                    keep,
+                );
             }
-            let values = move_values(db, &pos, &moves);
-            let keeping: Vec<usize> = (0..values.len()).filter(|&i| values[i] == g).collect();
-            debug_assert!(!keeping.is_empty(), "the database value is a move's");
-            if keeping.len() != 1 {
-                return None;
-            }
-            let line = match (dist, plies) {
-                (Some(d), Some(_)) => forced_line::<R>(db, &pos, k, d),
-                _ => Vec::new(),
-            };
-            let (solution, child) = moves[keeping[0]];
-            debug_assert!(line.is_empty() || line[0] == solution);
-            let long = matches!((options.long, plies), (Some(t), Some(p)) if g > 0 && p >= t);
-            let kind = if is_sacrifice::<R>(db, &pos, &child) {
-                Kind::Sacrifice
-            } else if long {
-                Kind::Long
-            } else {
-                Kind::Unique
-            };
-            Some(Puzzle {
-                position: pos,
-                solution,
-                value: g,
-                wrong: values.len() - 1,
-                plies,
-                line,
-                kind,
-            })
+            best
         })
-        .collect();
-    found.sort_by(|a, b| {
-        a.kind
-            .cmp(&b.kind)
-            .then(b.plies.cmp(&a.plies))
-            .then(b.value.cmp(&a.value))
-            .then(b.wrong.cmp(&a.wrong))
-            .then(a.position.pits.cmp(&b.position.pits))
-    });
-    Ok(Some(found))
+        .reduce(Best::default, |a, b| a.merge(b, keep));
+    if progress.stop.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    let mut best = best;
+    best.trim(keep);
+    let mut puzzles: Vec<Puzzle> = best.by_kind.into_iter().flatten().collect();
+    puzzles.sort_unstable_by(rank);
+    // The forced lines, for the kept puzzles only.
+    if let Some(d) = dist {
+        puzzles.par_iter_mut().for_each(|p| {
+            if p.plies.is_some() {
+                p.line = forced_line::<R>(db, &p.position, k, d);
+                debug_assert_eq!(p.line.first(), Some(&p.solution));
+            }
+        });
+    }
+    Ok(Some(Mined {
+        puzzles,
+        counts: best.counts,
+    }))
 }
 
 /// Whether the move from `pos` to `child` captures nothing, passes the

@@ -85,6 +85,14 @@ impl Values<'_> {
     }
 }
 
+/// The listing's rows cut to the interface's four columns.
+fn plain_rows(listed: &str) -> Vec<String> {
+    listed
+        .lines()
+        .map(|l| l.split('\t').take(4).collect::<Vec<_>>().join("\t"))
+        .collect()
+}
+
 fn captured_diff(p: &Position, me: Side) -> i32 {
     i32::from(p.captured(me)) - i32::from(p.captured(me.other()))
 }
@@ -146,6 +154,53 @@ fn mined_puzzles_are_puzzles() {
             "--long",
             "2",
         ]);
+        // The counts on stderr are those of the whole listing, and --each
+        // keeps the best few of every kind, in the listing's order.
+        let out = common::run(&[
+            "puzzles",
+            "--game",
+            game,
+            "--seeds",
+            &k.to_string(),
+            "--dir",
+            d,
+            "--long",
+            "2",
+            "--each",
+            "--limit",
+            "3",
+        ]);
+        let kinds: Vec<&str> = listed
+            .lines()
+            .map(|l| l.split('\t').nth(3).unwrap())
+            .collect();
+        let count = |kind: &str| kinds.iter().filter(|k| **k == kind).count();
+        let said = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            said.contains(&format!(
+                "{} puzzles: {} sacrifice, {} long, {} unique",
+                kinds.len(),
+                count("sacrifice"),
+                count("long"),
+                count("unique")
+            )),
+            "{game}: {said}"
+        );
+        let each: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let mut expected = Vec::new();
+        for kind in ["sacrifice", "long", "unique"] {
+            expected.extend(
+                plain_rows(&listed)
+                    .into_iter()
+                    .filter(|l| l.split('\t').nth(3) == Some(kind))
+                    .take(3),
+            );
+        }
+        assert_eq!(each, expected, "{game}");
         let cut: Vec<String> = listed
             .lines()
             .map(|l| l.split('\t').take(4).collect::<Vec<_>>().join("\t"))

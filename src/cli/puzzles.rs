@@ -37,6 +37,9 @@ pub struct Args {
     /// "plies", "line"} objects ("plies" null when not measured).
     #[arg(long)]
     json: bool,
+    /// Print the best L of each kind, not the best L in all.
+    #[arg(long)]
+    each: bool,
     /// List only puzzles of this kind.
     #[arg(long, value_name = "KIND")]
     kind: Option<KindArg>,
@@ -82,6 +85,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         .map_err(|e| CliError::Puzzles(format!("cannot start threads: {e}")))?;
     let options = MineOptions {
         long: (args.long > 0).then_some(args.long),
+        keep: args.limit,
     };
     let progress = MineProgress::default();
     let done = AtomicBool::new(false);
@@ -112,12 +116,32 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         done.store(true, Relaxed);
         found
     })?;
-    let found = found.expect("nothing stops the mining");
+    let mined = found.expect("nothing stops the mining");
+    if !args.quiet {
+        let [sacrifice, long, unique] = mined.counts;
+        eprintln!(
+            "level {k}: {} puzzles: {sacrifice} sacrifice, {long} long, {unique} unique",
+            sacrifice + long + unique
+        );
+    }
+    let found = mined.puzzles;
     let wanted = args.kind.map(KindArg::kind);
-    let listed = found
-        .iter()
-        .filter(|p| wanted.map_or(true, |k| p.kind == k))
-        .take(args.limit);
+    let mut taken = [0usize; 3];
+    let mut total = 0usize;
+    let listed = found.iter().filter(|p| {
+        let i = p.kind as usize;
+        let room = if args.each {
+            taken[i] < args.limit
+        } else {
+            total < args.limit
+        };
+        let chosen = wanted.map_or(true, |k| p.kind == k) && room;
+        if chosen {
+            taken[i] += 1;
+            total += 1;
+        }
+        chosen
+    });
     let line_text = |p: &mancala::puzzles::Puzzle| {
         let moves: Vec<String> = p.line.iter().map(|m| m.to_string()).collect();
         moves.join(" ")
