@@ -101,7 +101,7 @@ fn puzzles(c: &mut Criterion) {
                         mine::<Anywoli>(&db, k, MineOptions::default(), &MineProgress::default())
                             .unwrap()
                             .expect("not stopped")
-                            .len()
+                            .counts
                     })
                 })
             },
