@@ -24,17 +24,20 @@
 //! (playing only moves that keep the database value), until a move takes
 //! seeds off the board (a capture, a store, a mid-sow four) or the game
 //! ends. The winner hurries, the loser delays. [`capture_distances`]
-//! computes it for every won or lost board of a level by sweeps, as the
-//! least fixed point of
+//! computes it for every won or lost board of a level as the least fixed
+//! point of
 //!
 //! - `d = 0` for a board whose game is over;
 //! - `d = min` (winner) or `max` (loser) over the value-keeping moves of
 //!   `1` for a move that leaves the level and `1 + d(child)` otherwise,
 //!
-//! starting from "unknown" everywhere; a loser's board stays unknown while
-//! one of its value-keeping moves does. Every value set is the length of a
-//! line the winner can force, and at the fixed point the shortest (the
-//! proof is the one for chess tables: by induction on the true distance).
+//! layer by layer, as a breadth-first search from the captures: sweep `t`
+//! gives distance `t` to the open boards where the winner has a
+//! value-keeping move to a board of distance below `t` (or out of the
+//! level), or where every value-keeping move of the loser does. A board
+//! the loser can keep from a capture forever never resolves. This is the
+//! retrograde analysis of chess tables' depth to mate, with the captures
+//! for mates.
 //! Drawn boards have no distance: a draw may be endless play.
 //!
 //! Puzzles are ranked sacrifices first, then long, then unique; within a
@@ -149,41 +152,30 @@ fn move_values(db: &Database, pos: &Position, moves: &MoveList) -> Vec<i32> {
         .collect()
 }
 
-/// The distance a value-keeping move to `child` gives its mover, from the
-/// distances `dist` of level `k`: 1 when it leaves the level, else one more
-/// than the child's (or [`NO_DISTANCE`]).
-#[inline]
-fn through_distance(child: &Position, k: usize, ix: &Indexer, dist: &[AtomicU8]) -> u8 {
-    if child.board_seeds() < k {
-        return 1;
-    }
-    let d = dist[canonical_rank(ix, child) as usize].load(Ordering::Relaxed);
-    if d >= NO_DISTANCE - 1 {
-        NO_DISTANCE
-    } else {
-        d + 1
-    }
-}
-
-/// The distance of a board of level `k` whose mover's gain is `g != 0`,
-/// from the current distances of its children (see the module docs).
-fn board_distance(
+/// Whether the board of level `k` whose mover's gain is `g != 0` has its
+/// distance `t` (see [`capture_distances`]): the winner has a value-keeping
+/// move that leaves the level or reaches a board of distance below `t`;
+/// for the loser, every value-keeping move does.
+fn resolves_at(
     db: &Database,
     pos: &Position,
     g: i32,
     moves: &MoveList,
-    k: usize,
+    t: u8,
     ix: &Indexer,
     dist: &[AtomicU8],
-) -> u8 {
+) -> bool {
+    let k = ix.seeds();
     let values = move_values(db, pos, moves);
-    let keeping = moves.iter().zip(&values).filter(|&(_, &v)| v == g);
-    let mut ds = keeping.map(|((_, child), _)| through_distance(child, k, ix, dist));
+    let mut keeping = moves.iter().zip(&values).filter(|&(_, &v)| v == g);
+    let mut sooner = |((_, child), _): (&(Move, Position), &i32)| {
+        child.board_seeds() < k
+            || dist[canonical_rank(ix, child) as usize].load(Ordering::Relaxed) < t
+    };
     if g > 0 {
-        ds.min().unwrap_or(NO_DISTANCE)
+        keeping.any(&mut sooner)
     } else {
-        ds.try_fold(0u8, |m, d| (d != NO_DISTANCE).then_some(m.max(d)))
-            .unwrap_or(NO_DISTANCE)
+        keeping.all(&mut sooner)
     }
 }
 
@@ -193,8 +185,9 @@ const CHUNK: u64 = 1 << 14;
 /// Plies to the first capture, with best play, of every board of level `k`
 /// (South to move, by rank): `0` when the game is over, [`NO_DISTANCE`]
 /// for drawn boards and those the loser can keep from a capture forever.
-/// Computed by sweeps in parallel until nothing changes (see the module
-/// docs); returns `None` when stopped through `progress`.
+/// Computed by sweeps in parallel, one a ply (see the module docs and
+/// the comment inside); a distance beyond 254 plies counts as none.
+/// Returns `None` when stopped through `progress`.
 pub fn capture_distances<R: Rules>(
     db: &Database,
     k: usize,
@@ -207,9 +200,15 @@ pub fn capture_distances<R: Rules>(
     let count = ix.count();
     let dist: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(NO_DISTANCE)).collect();
     let chunks = count.div_ceil(CHUNK);
-    for sweep in 1.. {
-        progress.sweep.store(sweep, Ordering::Relaxed);
-        let changed = (0..chunks)
+    // Sweep 0 gives the boards whose game is over distance 0; sweep t
+    // gives distance t to the open boards that resolve with the distances
+    // below t (`resolves_at`). A distance is set once and final: the
+    // sweeps are the layers of a breadth-first search from the captures,
+    // so each sweep only expands the boards still open. A sweep that sets
+    // nothing ends the search: the next would see the same distances.
+    for t in 0..NO_DISTANCE {
+        progress.sweep.store(u64::from(t) + 1, Ordering::Relaxed);
+        let set = (0..chunks)
             .into_par_iter()
             .map(|c| {
                 if stop.load(Ordering::Relaxed) {
@@ -219,38 +218,38 @@ pub fn capture_distances<R: Rules>(
                 let mut board = [0u8; MAX_PITS];
                 let board = &mut board[..2 * n];
                 let mut moves = MoveList::new();
-                let mut changed = 0;
+                let mut set = 0;
                 ix.unrank(range.start, board);
                 for r in range {
                     if r > c * CHUNK {
                         ix.next(board);
                     }
                     let g = i32::from(level.bytes[r as usize] as i8);
-                    let old = dist[r as usize].load(Ordering::Relaxed);
-                    if g == 0 || old == 0 {
+                    if g == 0 || dist[r as usize].load(Ordering::Relaxed) != NO_DISTANCE {
                         continue;
                     }
                     let pos = Position::from_board(n, board);
                     moves.clear();
-                    let d = match R::generate(&pos, &mut moves) {
-                        Some(_) => 0,
-                        None => board_distance(db, &pos, g, &moves, k, ix, &dist),
+                    let over = R::generate(&pos, &mut moves).is_some();
+                    let now = if t == 0 {
+                        over
+                    } else {
+                        !over && resolves_at(db, &pos, g, &moves, t, ix, &dist)
                     };
-                    // Distances only fall (module docs); only this chunk's
-                    // thread writes this board's.
-                    if d < old {
-                        dist[r as usize].store(d, Ordering::Relaxed);
-                        changed += 1;
+                    if now {
+                        // Only this chunk's thread writes this board's.
+                        dist[r as usize].store(t, Ordering::Relaxed);
+                        set += 1;
                     }
                 }
-                changed
+                set
             })
             .sum::<u64>();
         if stop.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        progress.changed.store(changed, Ordering::Relaxed);
-        if changed == 0 {
+        progress.changed.store(set, Ordering::Relaxed);
+        if set == 0 && t > 0 {
             break;
         }
     }
