@@ -231,7 +231,8 @@ pub fn histogram(title: &str, values: &[(i32, u64)]) -> String {
     let first = (plot_w - bar * bars as f64) / 2.0; // the bars centred
     let plot_h = 320.0;
     let (left, top) = (80.0, 64.0);
-    let width = left + plot_w + 32.0;
+    // Room for the title too (about 9 pixels a character at 16 px).
+    let width = (left + plot_w + 32.0).max(left + 9.0 * title.chars().count() as f64 + 16.0);
     let height = top + plot_h + 64.0;
     let max = values.iter().map(|&(_, c)| c).max().unwrap_or(1).max(1);
     let min = values
