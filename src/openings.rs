@@ -164,12 +164,10 @@ impl Criterion {
     }
 }
 
-/// The first turns that continue from a position.
+/// The winning first turns under one criterion.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Summary {
-    /// Every first turn (maximal chain of moves) from here.
-    pub turns: Count,
-    /// The winning ones.
+pub struct Wins {
+    /// How many win.
     pub winning: Count,
     /// Moves of the shortest winning one (`None` without any).
     pub shortest: Option<u32>,
@@ -177,21 +175,59 @@ pub struct Summary {
     pub longest: Option<u32>,
 }
 
-impl Summary {
-    /// Adds the first turns of a move to a position summarised by `child`
-    /// (one move longer than the child's).
-    fn add_child(&mut self, child: &Summary) {
-        self.turns.add(&child.turns);
-        self.winning.add(&child.winning);
-        self.add_lengths(child.shortest.map(|l| l + 1), child.longest.map(|l| l + 1));
-    }
-
+impl Wins {
     fn add_lengths(&mut self, shortest: Option<u32>, longest: Option<u32>) {
         self.shortest = match (self.shortest, shortest) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
         self.longest = self.longest.max(longest);
+    }
+
+    /// Adds `other`'s winning turns, each `extra` moves longer.
+    fn add(&mut self, other: &Wins, extra: u32) {
+        self.winning.add(&other.winning);
+        self.add_lengths(
+            other.shortest.map(|l| l + extra),
+            other.longest.map(|l| l + extra),
+        );
+    }
+
+    /// One winning turn of `len` moves.
+    fn one(&mut self, len: u32) {
+        self.winning.add(&Count::from(1));
+        self.add_lengths(Some(len), Some(len));
+    }
+}
+
+/// The first turns that continue from a position: how many, and the
+/// winning ones under each of the explorer's two thresholds (the same one
+/// twice when only one criterion is asked).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Every first turn (maximal chain of moves) from here.
+    pub turns: Count,
+    /// The winning ones, by threshold, in the order given to
+    /// [`Explorer::with_thresholds`].
+    pub wins: [Wins; 2],
+}
+
+impl Summary {
+    /// Adds the first turns of a move to a position summarised by `child`
+    /// (one move longer than the child's).
+    fn add_child(&mut self, child: &Summary) {
+        self.turns.add(&child.turns);
+        for (w, c) in self.wins.iter_mut().zip(&child.wins) {
+            w.add(c, 1);
+        }
+    }
+
+    /// Adds the summary of a sibling (turns of the same length).
+    fn add_sibling(&mut self, other: &Summary) {
+        self.turns.add(&other.turns);
+        for (w, c) in self.wins.iter_mut().zip(&other.wins) {
+            w.add(c, 0);
+        }
     }
 }
 
@@ -206,10 +242,12 @@ const PARALLEL_DEPTH: usize = 6;
 const KEEP_MIN_WORK: u64 = 64;
 
 /// Bytes a kept summary costs in the map, for the memory ceiling: key and
-/// value take 128, and the map's tables, kept at most 7/8 full and doubled
-/// when they grow, about as much again (measured: 67 million summaries
-/// held 16.9 GB resident on `dakon:7x7`).
-pub const KEPT_BYTES: usize = 256;
+/// value take 176, and the map's tables, kept at most 7/8 full and doubled
+/// when they grow, about as much again. (Measured with one criterion a
+/// summary, 128 bytes of key and value: 67 million summaries held 16.9 GB
+/// resident on `dakon:7x7`, 256 bytes each; a summary now holds two
+/// criteria, 48 bytes more, so twice 176.)
+pub const KEPT_BYTES: usize = 352;
 
 thread_local! {
     /// Positions expanded by this thread and not yet added to the shared
@@ -221,7 +259,7 @@ thread_local! {
 /// the rules `R`, keeping the summaries of the positions with large
 /// subtrees in a bounded concurrent map.
 pub struct Explorer<R: Rules> {
-    need: usize,
+    needs: [usize; 2],
     memo: DashMap<[u8; MAX_PITS + 2], Summary>,
     capacity: usize,
     nodes: AtomicU64,
@@ -234,8 +272,15 @@ impl<R: Rules> Explorer<R> {
     /// summaries (counts stay exact whatever the memory: a summary not
     /// kept is computed again).
     pub fn new(need: usize, memory_bytes: usize) -> Self {
+        Self::with_thresholds([need, need], memory_bytes)
+    }
+
+    /// An explorer that counts the winning first turns under two
+    /// thresholds at once (e.g. the majority and the strong criterion), in
+    /// one walk: [`Summary::wins`] holds them in this order.
+    pub fn with_thresholds(needs: [usize; 2], memory_bytes: usize) -> Self {
         Explorer {
-            need,
+            needs,
             memo: DashMap::new(),
             capacity: memory_bytes / KEPT_BYTES,
             nodes: AtomicU64::new(0),
@@ -273,16 +318,18 @@ impl<R: Rules> Explorer<R> {
     }
 
     /// Where the move to `child` leaves the first turn: `Ok(moves)` when
-    /// South moves again (the moves of `child`), else `Err(won)`.
-    fn step(&self, child: &Position) -> Result<MoveList, bool> {
+    /// South moves again (the moves of `child`), else `Err(won)`, whether
+    /// the turn wins under each threshold.
+    fn step(&self, child: &Position) -> Result<MoveList, [bool; 2]> {
         let mut moves = MoveList::new();
+        let won = |south: u8| self.needs.map(|need| usize::from(south) >= need);
         match R::generate(child, &mut moves) {
-            Some(score) => Err(usize::from(score[Side::South]) >= self.need),
+            Some(score) => Err(won(score[Side::South])),
             None if child.to_move() == Side::South => {
                 debug_assert!(child.captured(Side::South) > 0, "an extra move captures");
                 Ok(moves)
             }
-            None => Err(usize::from(child.captured(Side::South)) >= self.need),
+            None => Err(won(child.captured(Side::South))),
         }
     }
 
@@ -313,23 +360,24 @@ impl<R: Rules> Explorer<R> {
                     s.add_child(&below);
                     (s, work)
                 }
-                Err(won) => (
-                    Summary {
+                Err(won) => {
+                    let mut s = Summary {
                         turns: Count::from(1),
-                        winning: Count::from(u64::from(won)),
-                        shortest: won.then_some(1),
-                        longest: won.then_some(1),
-                    },
-                    0,
-                ),
+                        ..Summary::default()
+                    };
+                    for (w, won) in s.wins.iter_mut().zip(won) {
+                        if won {
+                            w.one(1);
+                        }
+                    }
+                    (s, 0)
+                }
             }
         };
         let mut total = Summary::default();
         let mut work = 1;
         let mut add = |(p, w): (Summary, u64)| {
-            total.turns.add(&p.turns);
-            total.winning.add(&p.winning);
-            total.add_lengths(p.shortest, p.longest);
+            total.add_sibling(&p);
             work += w;
         };
         if depth < PARALLEL_DEPTH && rayon::current_num_threads() > 1 {
@@ -351,8 +399,8 @@ impl<R: Rules> Explorer<R> {
         (total, work)
     }
 
-    /// Calls `visit(moves, position after)` for every winning first turn
-    /// from `pos`, in increasing order of the move sequences (pit order,
+    /// Calls `visit(moves, position after)` for every first turn from
+    /// `pos` that wins under the first threshold, in increasing order of the move sequences (pit order,
     /// move by move), and returns the summary of every first turn. One
     /// walk over every first turn, on the calling thread.
     pub fn for_each_winning(
@@ -383,10 +431,13 @@ impl<R: Rules> Explorer<R> {
                 Ok(next) => self.walk(&next, path, total, visit),
                 Err(won) => {
                     total.turns.add(&Count::from(1));
-                    if won {
-                        total.winning.add(&Count::from(1));
-                        let len = path.len() as u32;
-                        total.add_lengths(Some(len), Some(len));
+                    let len = path.len() as u32;
+                    for (w, won) in total.wins.iter_mut().zip(won) {
+                        if won {
+                            w.one(len);
+                        }
+                    }
+                    if won[0] {
                         visit(path, child);
                     }
                 }

@@ -181,6 +181,18 @@ fn solve_analyse_openings() {
     ]);
     assert_eq!(counted["criterion"], "strong");
     assert_eq!(counted["openings"], serde_json::json!([]));
+    let both = json(&[
+        "openings",
+        "--game",
+        "dakon:4x4",
+        "--quiet",
+        "--count",
+        "--both",
+    ]);
+    assert_eq!(both["winning"], j["winning"]);
+    assert_eq!(both["strong"]["winning"], counted["winning"]);
+    assert_eq!(both["strong"]["shortest"], counted["shortest"]);
+    assert_eq!(both["strong"]["longest"], counted["longest"]);
 }
 
 #[test]

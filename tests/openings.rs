@@ -195,3 +195,45 @@ fn a_position_without_a_first_turn_for_south_is_refused() {
         assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     }
 }
+
+#[test]
+fn both_criteria_in_one_walk_match_two_runs() {
+    for spec in [
+        "dakon:3x3",
+        "dakon:4x4",
+        "dakon:5x5",
+        "dakon:4x3",
+        "kalah:3x3",
+    ] {
+        let majority = mancala(&["openings", "--game", spec, "--quiet"]);
+        let strong = mancala(&["openings", "--game", spec, "--strong", "--count", "--quiet"]);
+        for extra in [
+            &[][..],
+            &["--count"][..],
+            &["--count", "--threads", "2"][..],
+        ] {
+            let mut args = vec!["openings", "--game", spec, "--both", "--quiet"];
+            args.extend(extra);
+            let both = mancala(&args);
+            let (last, rest) = both.split_last().unwrap();
+            let (strong_line, listed) = rest.split_last().unwrap();
+            assert_eq!(last, majority.last().unwrap(), "{spec} {extra:?}");
+            assert_eq!(
+                strong_line,
+                &format!("# strong: {}", &strong[0][2..]),
+                "{spec} {extra:?}"
+            );
+            if extra.is_empty() {
+                assert_eq!(listed, &majority[..majority.len() - 1], "{spec}");
+            } else {
+                assert!(listed.is_empty());
+            }
+        }
+    }
+    // --both and --strong together are refused.
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["openings", "--game", "dakon:3x3", "--both", "--strong"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -16,6 +16,12 @@ pub struct Args {
     /// more than half of the seeds.
     #[arg(long)]
     strong: bool,
+    /// Count under both criteria in one walk: the strong criterion's
+    /// summary line, `# strong: winning W of T ...`, comes before the
+    /// majority's, which stays the last line (openings listed: the
+    /// majority's).
+    #[arg(long, conflicts_with = "strong")]
+    both: bool,
     /// Print only the summary line, not the openings.
     #[arg(long)]
     count: bool,
@@ -57,6 +63,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Criterion::Majority
     };
     let need = criterion.threshold(pos.total_seeds(), variant.s);
+    let second = if args.both {
+        Criterion::Strong.threshold(pos.total_seeds(), variant.s)
+    } else {
+        need
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.map_or(0, usize::from))
         .stack_size(256 << 20)
@@ -67,7 +78,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         !args.quiet && std::io::stderr().is_terminal()
     };
     dispatch!(variant.game, R => {
-        let explorer = Explorer::<R>::new(need, (args.memory << 20) as usize);
+        let explorer = Explorer::<R>::with_thresholds([need, second], (args.memory << 20) as usize);
         let done = AtomicBool::new(false);
         let mut listed = Vec::new();
         let summary = std::thread::scope(|scope| {
@@ -116,29 +127,40 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             }
             result
         })?;
+        let [first, strong] = &summary.wins;
         if args.json {
-            let doc = serde_json::json!({
+            let mut doc = serde_json::json!({
                 "game": variant.to_string(),
                 "position": pos.to_string(),
                 "criterion": if args.strong { "strong" } else { "majority" },
-                "winning": summary.winning.to_string(),
+                "winning": first.winning.to_string(),
                 "turns": summary.turns.to_string(),
-                "shortest": summary.shortest,
-                "longest": summary.longest,
+                "shortest": first.shortest,
+                "longest": first.longest,
                 "openings": listed,
             });
+            if args.both {
+                doc["strong"] = serde_json::json!({
+                    "winning": strong.winning.to_string(),
+                    "shortest": strong.shortest,
+                    "longest": strong.longest,
+                });
+            }
             out.write_all(super::json::line(&doc).as_bytes())?;
             return Ok(());
         }
         let length = |l: Option<u32>| l.map_or("-".to_string(), |l| l.to_string());
-        writeln!(
-            out,
-            "# winning {} of {} first turns, shortest {}, longest {}",
-            summary.winning,
+        let line = |w: &mancala::openings::Wins| format!(
+            "winning {} of {} first turns, shortest {}, longest {}",
+            w.winning,
             summary.turns,
-            length(summary.shortest),
-            length(summary.longest)
-        )?;
+            length(w.shortest),
+            length(w.longest)
+        );
+        if args.both {
+            writeln!(out, "# strong: {}", line(strong))?;
+        }
+        writeln!(out, "# {}", line(first))?;
     });
     Ok(())
 }
