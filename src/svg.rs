@@ -354,6 +354,19 @@ mod tests {
     }
 
     #[test]
+    fn empty_histogram_and_crowded_pits_still_draw() {
+        let h = histogram("nothing", &[]);
+        assert!(h.starts_with("<svg") && h.ends_with("</svg>\n"));
+        assert!(!h.contains("class=\"bar\""));
+        let v: Variant = "awari".parse().unwrap();
+        let pos = v.parse_position("S 40,0,0,0,0,0/0,0,0,0,0,8 0-0").unwrap();
+        let b = board(&v, &pos, None);
+        // 40 seeds: the count only; 8 seeds: the count and 8 dots.
+        assert!(b.contains(">40</text>"));
+        assert_eq!(b.matches("opacity=\"0.55\"").count(), 8);
+    }
+
+    #[test]
     fn dot_counts() {
         for c in 0..=MAX_DOTS {
             assert_eq!(dots(c).len(), usize::from(c));
