@@ -11,16 +11,32 @@
 //! allocation is part of the outcome South has secured).
 //!
 //! **Counting.** The number of first turns grows exponentially with the
-//! board, so [`Explorer::summary`] counts over the DAG of positions: the
-//! summary of a position (how many first turns continue from it, how many
-//! win, the shortest and longest winning ones) is the sum over its moves.
-//! Summaries of positions with large subtrees are kept in a concurrent map
-//! ([`dashmap`]) shared by rayon's threads, keyed by the board and the
-//! captured seeds (South to move), within a memory ceiling; the others are
-//! walked again when met again. In every game an extra move captures or
-//! stores at least one seed for the mover, so South's captured seeds grow
-//! along a chain and a first turn always ends. Counts are exact integers of
-//! any size ([`Count`]).
+//! board (`dakon:6x6` has 7.7 million, `dakon:7x7` tens of billions), so
+//! [`Explorer::summary`] counts over the DAG of positions: the summary of a
+//! position (how many first turns continue from it, how many win, the
+//! shortest and longest winning ones) is the sum over its moves. In every
+//! game an extra move captures or stores at least one seed for the mover,
+//! so South's captured seeds grow along a chain and a first turn always
+//! ends. Counts are exact integers of any size ([`Count`]).
+//!
+//! **Jobs.** A long count is cut into jobs ([`Explorer::split`]): the chains
+//! are followed breadth first, merging the chains that meet in one position
+//! and counting how many reach it, until a layer holds enough positions;
+//! each position of that layer is a job, and the whole is the sum of the
+//! jobs' summaries, each times its number of chains ([`Split::combine`]).
+//! Jobs run side by side on rayon's threads, can be done in any order, and
+//! can be saved as they finish ([`Checkpoint`]), so a count can stop and
+//! resume. Done in a fixed random order ([`Split::order`]), the jobs
+//! finished so far are a random sample, from which the time left and the
+//! totals extrapolate.
+//!
+//! **Below the cut** chains rarely meet again, and a walk is cheaper than
+//! a lookup: the explorer keeps summaries (in a concurrent map,
+//! [`dashmap`], keyed by the board and the captured seeds) only when given
+//! memory for them, and then only of positions with large subtrees. On
+//! `dakon:6x6`, 2.2 million distinct positions carry 7.7 million first
+//! turns; on `dakon:7x7` a walk without the map did 1.5 times the jobs of
+//! one with 4 GiB of it in the same two minutes.
 //!
 //! **Listing** ([`Explorer::for_each_winning`]) walks every first turn in
 //! order on one thread, and finds the same summary on the way.
@@ -96,6 +112,45 @@ impl Count {
         } else {
             Count::Big(a)
         };
+    }
+
+    /// The product of `self` and `other`.
+    pub fn mul(&self, other: &Count) -> Count {
+        if let (Count::Small(a), Count::Small(b)) = (self, other) {
+            if let Some(p) = a.checked_mul(*b) {
+                return Count::Small(p);
+            }
+        }
+        let (a, b) = (self.limbs(), other.limbs());
+        let mut p = vec![0u64; a.len() + b.len()];
+        for (i, &x) in a.iter().enumerate() {
+            let mut carry = 0u128;
+            for (j, &y) in b.iter().enumerate() {
+                let cur = u128::from(x) * u128::from(y) + u128::from(p[i + j]) + carry;
+                p[i + j] = cur as u64;
+                carry = cur >> 64;
+            }
+            p[i + b.len()] = carry as u64;
+        }
+        while p.len() > 2 && p.last() == Some(&0) {
+            p.pop();
+        }
+        if p.len() <= 2 {
+            Count::Small(u128::from(p[0]) | u128::from(p[1]) << 64)
+        } else {
+            Count::Big(p)
+        }
+    }
+
+    /// The value as a float (rounded), for estimates.
+    pub fn to_f64(&self) -> f64 {
+        match self {
+            Count::Small(x) => *x as f64,
+            Count::Big(l) => l
+                .iter()
+                .rev()
+                .fold(0.0, |acc, &x| acc * 2f64.powi(64) + x as f64),
+        }
     }
 
     /// The value, if it fits in a `u128`.
@@ -222,6 +277,21 @@ impl Summary {
         }
     }
 
+    /// Adds `times` copies of `other`'s first turns, each `extra` moves
+    /// longer (a position met by `times` chains of `extra` moves).
+    pub fn add_scaled(&mut self, other: &Summary, times: &Count, extra: u32) {
+        if times.is_zero() {
+            return;
+        }
+        self.turns.add(&other.turns.mul(times));
+        for (w, o) in self.wins.iter_mut().zip(&other.wins) {
+            if !o.winning.is_zero() {
+                w.winning.add(&o.winning.mul(times));
+                w.add_lengths(o.shortest.map(|l| l + extra), o.longest.map(|l| l + extra));
+            }
+        }
+    }
+
     /// Adds the summary of a sibling (turns of the same length).
     fn add_sibling(&mut self, other: &Summary) {
         self.turns.add(&other.turns);
@@ -231,14 +301,86 @@ impl Summary {
     }
 }
 
+/// The first turns from a position cut into independent jobs
+/// ([`Explorer::split`]): the positions South reaches after `depth` moves
+/// of a first turn still going on, each with the number of chains that
+/// reach it, and the first turns that ended sooner.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Split {
+    /// Moves made before every job.
+    pub depth: u32,
+    /// The first turns of at most `depth` moves.
+    pub ended: Summary,
+    /// The jobs: positions with South to move after `depth` moves, in
+    /// increasing order of their boards, with the chains reaching each.
+    pub jobs: Vec<(Position, Count)>,
+}
+
+impl Split {
+    /// The summary of every first turn, from the summaries of the jobs in
+    /// the order of [`Split::jobs`].
+    pub fn combine<'a>(&self, results: impl IntoIterator<Item = &'a Summary>) -> Summary {
+        let mut total = self.ended.clone();
+        for ((_, times), s) in self.jobs.iter().zip(results) {
+            total.add_scaled(s, times, self.depth);
+        }
+        total
+    }
+
+    /// The summary of the first turns that ended before the jobs and of
+    /// the jobs done so far (by index): a lower bound of the whole.
+    pub fn combine_some(&self, done: &std::collections::BTreeMap<usize, Summary>) -> Summary {
+        let mut total = self.ended.clone();
+        for (&j, s) in done {
+            total.add_scaled(s, &self.jobs[j].1, self.depth);
+        }
+        total
+    }
+
+    /// A fingerprint of the jobs (their positions and chain counts), to
+    /// recognise the same split again.
+    pub fn fingerprint(&self) -> u64 {
+        let mut text = format!("{} {}\n", self.depth, self.jobs.len());
+        for (p, times) in &self.jobs {
+            text.push_str(&format!("{p} {times}\n"));
+        }
+        crate::db::file::checksum(text.as_bytes())
+    }
+
+    /// The jobs' indices in a fixed shuffled order (Fisher–Yates with a
+    /// fixed seed): done in this order, the jobs finished so far are a
+    /// random sample of all, so their share of the time and of the count
+    /// extrapolates to the whole.
+    pub fn order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.jobs.len()).collect();
+        let mut rng = SplitMix(0x006d_616e_6361_6c61);
+        for i in (1..order.len()).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        order
+    }
+}
+
 /// Plies from the start up to which the moves of a position are explored
 /// in parallel.
 const PARALLEL_DEPTH: usize = 6;
 
-/// Positions expanded below a position from which its summary is kept:
-/// smaller subtrees are cheaper to walk again than to store (different
-/// chains share few positions: on `dakon:6x6` 2.2 million distinct
-/// positions carry 7.7 million first turns).
+/// Plies of a job explored in parallel: the jobs run side by side, and
+/// the last big ones still share the threads.
+const JOB_PARALLEL_PLIES: usize = 2;
+
+/// The memo's key: the board and the captured seeds.
+fn key(pos: &Position) -> [u8; MAX_PITS + 2] {
+    let mut key = [0u8; MAX_PITS + 2];
+    key[..MAX_PITS].copy_from_slice(&pos.pits);
+    key[MAX_PITS..].copy_from_slice(&pos.captured);
+    key
+}
+
+/// Positions expanded below a position from which its summary is kept
+/// (when the explorer keeps any): smaller subtrees are cheaper to walk
+/// again than to store.
 const KEEP_MIN_WORK: u64 = 64;
 
 /// Bytes a kept summary costs in the map, for the memory ceiling: key and
@@ -248,6 +390,21 @@ const KEEP_MIN_WORK: u64 = 64;
 /// resident on `dakon:7x7`, 256 bytes each; a summary now holds two
 /// criteria, 48 bytes more, so twice 176.)
 pub const KEPT_BYTES: usize = 352;
+
+/// SplitMix64 (Steele, Lea and Flood 2014): a small, fast generator,
+/// plenty for choosing moves at random.
+struct SplitMix(u64);
+
+impl SplitMix {
+    /// The next number.
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
 
 thread_local! {
     /// Positions expanded by this thread and not yet added to the shared
@@ -269,7 +426,7 @@ pub struct Explorer<R: Rules> {
 impl<R: Rules> Explorer<R> {
     /// An explorer for first turns that win when South has captured at
     /// least `need` seeds after them, keeping at most `memory_bytes` of
-    /// summaries (counts stay exact whatever the memory: a summary not
+    /// summaries (none with 0; counts stay exact whatever the memory: a summary not
     /// kept is computed again).
     pub fn new(need: usize, memory_bytes: usize) -> Self {
         Self::with_thresholds([need, need], memory_bytes)
@@ -321,15 +478,21 @@ impl<R: Rules> Explorer<R> {
     /// South moves again (the moves of `child`), else `Err(won)`, whether
     /// the turn wins under each threshold.
     fn step(&self, child: &Position) -> Result<MoveList, [bool; 2]> {
-        let mut moves = MoveList::new();
         let won = |south: u8| self.needs.map(|need| usize::from(south) >= need);
+        if child.to_move() != Side::South {
+            // The turn has passed: only whether the game ended matters, not
+            // North's moves.
+            return Err(won(
+                R::outcome(child).map_or(child.captured(Side::South), |score| score[Side::South])
+            ));
+        }
+        let mut moves = MoveList::new();
         match R::generate(child, &mut moves) {
             Some(score) => Err(won(score[Side::South])),
-            None if child.to_move() == Side::South => {
+            None => {
                 debug_assert!(child.captured(Side::South) > 0, "an extra move captures");
                 Ok(moves)
             }
-            None => Err(won(child.captured(Side::South))),
         }
     }
 
@@ -342,14 +505,85 @@ impl<R: Rules> Explorer<R> {
         }
     }
 
+    /// Cuts the first turns from `pos` (South to move) into at least
+    /// `min_jobs` jobs where there are that many: the chains are followed
+    /// move by move, breadth first, merging the chains that meet in one
+    /// position, until a layer holds `min_jobs` positions or none.
+    pub fn split(&self, pos: &Position, min_jobs: usize) -> Split {
+        self.split_by(pos, |_, jobs| jobs >= min_jobs)
+    }
+
+    /// The split of [`Explorer::split`] after exactly `depth` moves (or
+    /// fewer when no chain is that long): the split a checkpoint was made
+    /// with, whatever `min_jobs` was then.
+    pub fn split_at(&self, pos: &Position, depth: u32) -> Split {
+        self.split_by(pos, |d, _| d >= depth)
+    }
+
+    fn split_by(&self, pos: &Position, done: impl Fn(u32, usize) -> bool) -> Split {
+        let mut split = Split::default();
+        let Ok(_) = self.step(pos) else {
+            return split;
+        };
+        let mut layer: Vec<(Position, Count)> = vec![(*pos, Count::from(1))];
+        while !layer.is_empty() && !done(split.depth, layer.len()) {
+            let mut next: std::collections::BTreeMap<[u8; MAX_PITS + 2], (Position, Count)> =
+                std::collections::BTreeMap::new();
+            let mut moves = MoveList::new();
+            for (p, times) in &layer {
+                self.count_node();
+                let _ = R::generate(p, &mut moves);
+                for (_, child) in &moves {
+                    match self.step(child) {
+                        Ok(_) => {
+                            next.entry(key(child))
+                                .or_insert_with(|| (*child, Count::zero()))
+                                .1
+                                .add(times);
+                        }
+                        Err(won) => {
+                            split.ended.turns.add(times);
+                            for (w, won) in split.ended.wins.iter_mut().zip(won) {
+                                if won {
+                                    w.winning.add(times);
+                                    w.add_lengths(Some(split.depth + 1), Some(split.depth + 1));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            split.depth += 1;
+            layer = next.into_values().collect();
+        }
+        split.jobs = layer;
+        self.flush_count();
+        split
+    }
+
+    /// The summary of one job of a [`Split`]: of the first turns going on
+    /// from `pos`, counted from there. Explores in parallel, like
+    /// [`Explorer::summary`], but only the first plies of the job, since
+    /// the jobs themselves run side by side.
+    pub fn job_summary(&self, pos: &Position) -> Summary {
+        match self.step(pos) {
+            Ok(moves) => {
+                self.summary_at(pos, &moves, PARALLEL_DEPTH - JOB_PARALLEL_PLIES)
+                    .0
+            }
+            Err(_) => Summary::default(),
+        }
+    }
+
     /// The summary of `pos` (whose moves are `moves`) and the positions
     /// expanded to find it.
     fn summary_at(&self, pos: &Position, moves: &MoveList, depth: usize) -> (Summary, u64) {
-        let mut key = [0u8; MAX_PITS + 2];
-        key[..MAX_PITS].copy_from_slice(&pos.pits);
-        key[MAX_PITS..].copy_from_slice(&pos.captured);
-        if let Some(s) = self.memo.get(&key) {
-            return (s.clone(), 0);
+        let use_memo = self.capacity > 0;
+        let key = key(pos);
+        if use_memo {
+            if let Some(s) = self.memo.get(&key) {
+                return (s.clone(), 0);
+            }
         }
         self.count_node();
         let one = |child: &Position| -> (Summary, u64) {
@@ -393,7 +627,7 @@ impl<R: Rules> Explorer<R> {
             // own task: after the root, the count is complete.
             self.flush_count();
         }
-        if work >= KEEP_MIN_WORK && self.memo.len() < self.capacity {
+        if use_memo && work >= KEEP_MIN_WORK && self.memo.len() < self.capacity {
             self.memo.insert(key, total.clone());
         }
         (total, work)
@@ -447,6 +681,188 @@ impl<R: Rules> Explorer<R> {
     }
 }
 
+/// The first line of a checkpoint file, with its format version.
+const CHECKPOINT_MAGIC: &str = "mancala-openings-checkpoint 1";
+
+/// What a count has finished: the summaries of the jobs of a [`Split`]
+/// done so far, so that an interrupted count resumes where it stopped.
+///
+/// The file is text, one field a line, so that it can be read:
+///
+/// ```text
+/// mancala-openings-checkpoint 1
+/// game dakon:7x7
+/// position S 7,7,7,7,7,7,7/7,7,7,7,7,7,7 0-0
+/// needs 50 91
+/// split 5 21413 9f2c41d07be3a655        (depth, jobs, fingerprint)
+/// seconds 1234.5                        (spent on the count in all)
+/// done 17 120 100 6 9 0 - -             (job, turns, then per threshold:
+/// ...                                     winning, shortest, longest)
+/// checksum 0b6e1c5a9d3f2e47             (of every byte above)
+/// ```
+///
+/// A job's lengths count from the job's position. A file whose first line,
+/// checksum or fields are wrong is refused ([`CheckpointError`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Checkpoint {
+    /// The variant, as written by `Variant`'s `Display`.
+    pub game: String,
+    /// The position counted from, in the notation.
+    pub position: String,
+    /// The two thresholds counted.
+    pub needs: [usize; 2],
+    /// [`Split::depth`].
+    pub depth: u32,
+    /// How many jobs the split has.
+    pub jobs: usize,
+    /// [`Split::fingerprint`].
+    pub fingerprint: u64,
+    /// Seconds spent on the count so far, over every run.
+    pub seconds: f64,
+    /// The summaries of the jobs done, by job index.
+    pub done: std::collections::BTreeMap<usize, Summary>,
+}
+
+/// Why a checkpoint file is refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum CheckpointError {
+    /// The first line is not the magic line of this version.
+    #[error("not a checkpoint of this version (the first line is not {CHECKPOINT_MAGIC:?})")]
+    Magic,
+    /// The last line's checksum does not match the text above it.
+    #[error("its checksum does not match (truncated or changed)")]
+    Checksum,
+    /// A line cannot be read.
+    #[error("line {0}: {1}")]
+    Malformed(usize, String),
+}
+
+impl Checkpoint {
+    /// The file's text.
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut t = String::new();
+        let _ = writeln!(t, "{CHECKPOINT_MAGIC}");
+        let _ = writeln!(t, "game {}", self.game);
+        let _ = writeln!(t, "position {}", self.position);
+        let _ = writeln!(t, "needs {} {}", self.needs[0], self.needs[1]);
+        let _ = writeln!(
+            t,
+            "split {} {} {:016x}",
+            self.depth, self.jobs, self.fingerprint
+        );
+        let _ = writeln!(t, "seconds {:.1}", self.seconds);
+        let len = |l: Option<u32>| l.map_or("-".to_string(), |l| l.to_string());
+        for (job, s) in &self.done {
+            let _ = write!(t, "done {job} {}", s.turns);
+            for w in &s.wins {
+                let _ = write!(t, " {} {} {}", w.winning, len(w.shortest), len(w.longest));
+            }
+            t.push('\n');
+        }
+        let sum = crate::db::file::checksum(t.as_bytes());
+        let _ = writeln!(t, "checksum {sum:016x}");
+        t
+    }
+
+    /// Reads a checkpoint from its text.
+    pub fn parse(text: &str) -> Result<Checkpoint, CheckpointError> {
+        if text.lines().next() != Some(CHECKPOINT_MAGIC) {
+            return Err(CheckpointError::Magic);
+        }
+        let body = text.trim_end_matches('\n');
+        let (above, last) = body.rsplit_once('\n').ok_or(CheckpointError::Checksum)?;
+        let sum = last
+            .strip_prefix("checksum ")
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+            .ok_or(CheckpointError::Checksum)?;
+        if crate::db::file::checksum(format!("{above}\n").as_bytes()) != sum {
+            return Err(CheckpointError::Checksum);
+        }
+        let mut c = Checkpoint::default();
+        for (i, line) in above.lines().enumerate().skip(1) {
+            let bad = |why: &str| CheckpointError::Malformed(i + 1, why.to_string());
+            let (field, rest) = line.split_once(' ').ok_or_else(|| bad("no value"))?;
+            let words: Vec<&str> = rest.split(' ').collect();
+            let num = |w: &str| w.parse::<usize>().map_err(|_| bad("not a number"));
+            match (field, words.as_slice()) {
+                ("game", _) => c.game = rest.to_string(),
+                ("position", _) => c.position = rest.to_string(),
+                ("seconds", [x]) => {
+                    c.seconds = x
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|x| x.is_finite() && *x >= 0.0)
+                        .ok_or_else(|| bad("not a number of seconds"))?;
+                }
+                ("needs", [a, b]) => c.needs = [num(a)?, num(b)?],
+                ("split", [d, j, f]) => {
+                    c.depth = num(d)? as u32;
+                    c.jobs = num(j)?;
+                    c.fingerprint =
+                        u64::from_str_radix(f, 16).map_err(|_| bad("not a fingerprint"))?;
+                }
+                ("done", [job, turns, w @ ..]) if w.len() == 6 => {
+                    let count = |w: &str| w.parse::<Count>().map_err(|_| bad("not a count"));
+                    let len = |w: &str| match w {
+                        "-" => Ok(None),
+                        w => w.parse::<u32>().map(Some).map_err(|_| bad("not a length")),
+                    };
+                    let mut s = Summary {
+                        turns: count(turns)?,
+                        ..Summary::default()
+                    };
+                    for (k, wins) in s.wins.iter_mut().enumerate() {
+                        *wins = Wins {
+                            winning: count(w[3 * k])?,
+                            shortest: len(w[3 * k + 1])?,
+                            longest: len(w[3 * k + 2])?,
+                        };
+                    }
+                    if c.done.insert(num(job)?, s).is_some() {
+                        return Err(bad("a job done twice"));
+                    }
+                }
+                _ => return Err(bad("unknown field or wrong number of values")),
+            }
+        }
+        if let Some((&job, _)) = c.done.iter().next_back().filter(|(&j, _)| j >= c.jobs) {
+            return Err(CheckpointError::Malformed(
+                0,
+                format!("job {job} is beyond the split's {}", c.jobs),
+            ));
+        }
+        Ok(c)
+    }
+}
+
+/// A decimal integer that is not a count.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("not a decimal count")]
+pub struct CountParseError;
+
+impl std::str::FromStr for Count {
+    type Err = CountParseError;
+
+    fn from_str(s: &str) -> Result<Count, CountParseError> {
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(CountParseError);
+        }
+        if let Ok(x) = s.parse::<u128>() {
+            return Ok(Count::Small(x));
+        }
+        // Nineteen digits at a time: c = c * 10^k + chunk.
+        let mut c = Count::zero();
+        for chunk in s.as_bytes().chunks(19) {
+            let digits = std::str::from_utf8(chunk).expect("ascii");
+            let scale = Count::Small(10u128.pow(chunk.len() as u32));
+            c = c.mul(&scale);
+            c.add(&Count::from(digits.parse::<u64>().expect("19 digits fit")));
+        }
+        Ok(c)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -476,6 +892,79 @@ mod tests {
         let mut z = Count::zero();
         z.add(&Count::zero());
         assert!(z.is_zero());
+    }
+
+    #[test]
+    fn counts_multiply_and_parse() {
+        let c = |s: &str| s.parse::<Count>().unwrap();
+        // Products computed with Python's integers.
+        assert_eq!(
+            c("12345678901234567890123")
+                .mul(&c("98765432109876543210987654321"))
+                .to_string(),
+            "1219326311370217952261805212373261194926077834171483"
+        );
+        let max = Count::Small(u128::MAX);
+        assert_eq!(
+            max.mul(&max).to_string(),
+            "115792089237316195423570985008687907852589419931798687112530834793049593217025"
+        );
+        assert_eq!(max.mul(&Count::zero()), Count::zero());
+        assert_eq!(c("6").mul(&c("7")), Count::Small(42));
+        let big = "10000000000000000000000000000000000000007";
+        assert_eq!(c(big).to_string(), big);
+        assert!(matches!(c(big), Count::Big(_)));
+        assert_eq!(c("0"), Count::zero());
+        for bad in ["", "-1", "1e5", "12 3", "+4"] {
+            assert!(bad.parse::<Count>().is_err(), "{bad:?}");
+        }
+        assert_eq!(c(big).to_f64(), 1e40);
+    }
+
+    #[test]
+    fn checkpoints_round_trip_and_refuse_damage() {
+        let mut done = std::collections::BTreeMap::new();
+        let mut s = Summary {
+            turns: "123456789012345678901234567890123456789012"
+                .parse()
+                .unwrap(),
+            ..Summary::default()
+        };
+        s.wins[0] = Wins {
+            winning: Count::from(17),
+            shortest: Some(3),
+            longest: Some(40),
+        };
+        done.insert(0, s);
+        done.insert(5, Summary::default());
+        let c = Checkpoint {
+            game: "dakon:7x7".into(),
+            position: "S 7,7,7,7,7,7,7/7,7,7,7,7,7,7 0-0".into(),
+            needs: [50, 91],
+            depth: 5,
+            jobs: 6,
+            fingerprint: 0x0123_4567_89ab_cdef,
+            seconds: 12.5,
+            done,
+        };
+        let text = c.to_text();
+        assert_eq!(Checkpoint::parse(&text), Ok(c.clone()));
+        // A changed digit, a lost line, a foreign first line.
+        let changed = text.replacen("done 5 0", "done 4 0", 1);
+        assert_eq!(Checkpoint::parse(&changed), Err(CheckpointError::Checksum));
+        let lines: Vec<&str> = text.lines().collect();
+        let cut = lines[..lines.len() - 1].join("\n");
+        assert_eq!(Checkpoint::parse(&cut), Err(CheckpointError::Checksum));
+        assert_eq!(
+            Checkpoint::parse(&text.replacen("checkpoint 1", "checkpoint 2", 1)),
+            Err(CheckpointError::Magic)
+        );
+        // A job beyond the split, with a valid checksum.
+        let beyond = Checkpoint { jobs: 5, ..c };
+        assert!(matches!(
+            Checkpoint::parse(&beyond.to_text()),
+            Err(CheckpointError::Malformed(..))
+        ));
     }
 
     #[test]

@@ -5,27 +5,16 @@
 //! `apply` to the printed position and meets its criterion; counting agrees
 //! with listing.
 
+mod common;
 mod plain;
 
+use common::{run, TempDir};
+use mancala::games::dakon::Dakon;
+use mancala::openings::{Checkpoint, Criterion, Explorer};
 use plain::PlainPos;
-use std::process::Command;
 
 fn mancala(args: &[&str]) -> Vec<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("could not start the mancala binary");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "mancala {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect()
+    common::ok(args).lines().map(String::from).collect()
 }
 
 /// Every first turn from `p`: (moves, position after, South's score after
@@ -103,15 +92,20 @@ fn listing_matches_a_plain_enumeration() {
             let got = mancala(&args);
             let want = expected(spec, strong);
             assert_eq!(got, want, "{spec} strong={strong}");
-            // Counting gives the same summary, in parallel too.
+            // Counting gives the same summary, in parallel too, and
+            // whether it is cut into jobs after the first moves or not
+            // (the small boards have fewer than the default 20,000).
             for threads in ["1", "2"] {
-                let mut count = args.clone();
-                count.extend(["--count", "--threads", threads]);
-                assert_eq!(
-                    mancala(&count),
-                    [want.last().unwrap().clone()],
-                    "{spec} --count"
-                );
+                for (jobs, memory) in [("1", "0"), ("7", "0"), ("20000", "0"), ("7", "16")] {
+                    let mut count = args.clone();
+                    count.extend(["--count", "--threads", threads, "--jobs", jobs]);
+                    count.extend(["--memory", memory]);
+                    assert_eq!(
+                        mancala(&count),
+                        [want.last().unwrap().clone()],
+                        "{spec} --count --jobs {jobs} --memory {memory}"
+                    );
+                }
             }
         }
     }
@@ -186,10 +180,7 @@ fn every_listed_opening_replays_and_wins() {
 #[test]
 fn a_position_without_a_first_turn_for_south_is_refused() {
     for position in ["N 1,1,1/1,1,1 6-6", "S 0,0,0/1,2,0 10-5"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
-            .args(["openings", "--game", "dakon:3x3", "--position", position])
-            .output()
-            .unwrap();
+        let out = run(&["openings", "--game", "dakon:3x3", "--position", position]);
         assert_eq!(out.status.code(), Some(2), "{position}");
         assert!(out.stdout.is_empty());
         assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
@@ -231,9 +222,160 @@ fn both_criteria_in_one_walk_match_two_runs() {
         }
     }
     // --both and --strong together are refused.
-    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(["openings", "--game", "dakon:3x3", "--both", "--strong"])
-        .output()
-        .unwrap();
+    let out = run(&["openings", "--game", "dakon:3x3", "--both", "--strong"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Runs `mancala ARGS` and returns (exit status, stdout lines, stderr).
+fn status(args: &[&str]) -> (Option<i32>, Vec<String>, String) {
+    let out = run(args);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    (
+        out.status.code(),
+        stdout.lines().map(String::from).collect(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn an_interrupted_count_resumes_from_its_checkpoint() {
+    let dir = TempDir::new("openings-checkpoint");
+    let file = dir.0.join("ck");
+    let ck = file.to_str().unwrap();
+    let spec = "dakon:5x5";
+    let want = expected(spec, false);
+    let count = |extra: &[&str]| {
+        let mut args = vec![
+            "openings", "--game", spec, "--count", "--quiet", "--jobs", "50",
+        ];
+        args.extend(["--checkpoint", ck]);
+        args.extend(extra);
+        status(&args)
+    };
+    // Stopped before any job: exit status 3, a partial report on stdout,
+    // and a checkpoint with nothing done.
+    let (code, lines, _) = count(&["--stop-after", "0"]);
+    assert_eq!(code, Some(3));
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("# partial: 0 of "), "{lines:?}");
+    assert_eq!(lines[1], "# extrapolated: nothing yet (no job done)");
+    let c = Checkpoint::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert!(c.done.is_empty() && c.jobs >= 50);
+    let (code, lines, _) = count(&["--stop-after", "0", "--json"]);
+    assert_eq!(code, Some(3));
+    let doc: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+    assert_eq!(doc["partial"], true);
+    assert_eq!(doc["done"], 0);
+    assert_eq!(doc["jobs"], c.jobs);
+    // Resumed to the end: the plain enumeration's summary.
+    let (code, lines, _) = count(&[]);
+    assert_eq!((code, &lines[..]), (Some(0), &want[want.len() - 1..]));
+    let full = Checkpoint::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(full.done.len(), full.jobs);
+    let variant: mancala::Variant = spec.parse().unwrap();
+    let need = Criterion::Majority.threshold(variant.start().total_seeds(), variant.s);
+    let explorer = Explorer::<Dakon>::new(need, 0);
+    let split = explorer.split_at(&variant.start(), full.depth);
+    assert_eq!(split.jobs.len(), full.jobs);
+    // Half of the jobs forgotten (a count killed half-way): resumed, the
+    // same summary; with every job done, the file alone answers.
+    for keep in [full.jobs / 2, full.jobs] {
+        let mut half = full.clone();
+        half.done.retain(|&j, _| j < keep);
+        std::fs::write(&file, half.to_text()).unwrap();
+        if keep < full.jobs {
+            // Stopped at once: what the kept jobs hold, and an estimate.
+            let (code, lines, _) = count(&["--stop-after", "0"]);
+            assert_eq!(code, Some(3));
+            let so_far = split.combine_some(&half.done);
+            assert_eq!(
+                lines[0],
+                format!(
+                    "# partial: {} of {} jobs done in {:.0} s: winning {} of {} first turns so far",
+                    half.done.len(),
+                    full.jobs,
+                    half.seconds,
+                    so_far.wins[0].winning,
+                    so_far.turns
+                )
+            );
+            assert!(lines[1].starts_with("# extrapolated: about "), "{lines:?}");
+        }
+        let (code, lines, _) = count(&[]);
+        assert_eq!(
+            (code, &lines[..]),
+            (Some(0), &want[want.len() - 1..]),
+            "kept {keep}"
+        );
+    }
+    // The same with both criteria, from a fresh file.
+    std::fs::remove_file(&file).unwrap();
+    let both = mancala(&["openings", "--game", spec, "--count", "--both", "--quiet"]);
+    let (_, lines, _) = count(&["--both", "--stop-after", "0"]);
+    assert!(lines[0].contains(" strong)"), "{lines:?}");
+    assert_eq!(count(&["--both"]).1, both);
+}
+
+#[test]
+fn a_checkpoint_of_another_count_or_damaged_is_refused() {
+    let dir = TempDir::new("openings-refused");
+    let file = dir.0.join("ck");
+    let ck = file.to_str().unwrap();
+    let args = |spec: &'static str| {
+        vec![
+            "openings",
+            "--game",
+            spec,
+            "--count",
+            "--quiet",
+            "--jobs",
+            "20",
+            "--checkpoint",
+            ck,
+        ]
+    };
+    mancala(&args("dakon:5x5"));
+    let good = std::fs::read_to_string(&file).unwrap();
+    let refused = |what: &str, extra: &[&str]| {
+        let mut a = args("dakon:5x5");
+        a.extend(extra);
+        let (code, lines, err) = status(&a);
+        assert_eq!(code, Some(2), "{what}: {err}");
+        assert!(lines.is_empty(), "{what}");
+        assert!(err.starts_with("error: checkpoint "), "{what}: {err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+        err
+    };
+    // Another game, another criterion.
+    let (code, _, err) = status(&args("dakon:4x4"));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("made for --game dakon:5x5"), "{err}");
+    refused("strong", &["--strong"]);
+    // A changed count, a cut file, an empty file.
+    let line = good.lines().find(|l| l.starts_with("done ")).unwrap();
+    let changed = line.replacen("done ", "done 1", 1);
+    std::fs::write(&file, good.replacen(line, &changed, 1)).unwrap();
+    assert!(refused("changed", &[]).contains("checksum"));
+    std::fs::write(&file, &good[..good.len() / 2]).unwrap();
+    assert!(refused("cut", &[]).contains("checksum"));
+    std::fs::write(&file, "").unwrap();
+    refused("empty", &[]);
+    // The file is left as it was.
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "");
+    for bad in ["-1", "nan", "inf", "soon"] {
+        let (code, _, err) = status(&[
+            "openings",
+            "--game",
+            "dakon:3x3",
+            "--count",
+            "--stop-after",
+            bad,
+        ]);
+        assert_eq!(code, Some(2), "{bad}: {err}");
+    }
+    // A checkpoint or a stop without --count is a usage error.
+    for flag in [["--checkpoint", ck], ["--stop-after", "5"]] {
+        let (code, _, _) = status(&["openings", "--game", "dakon:3x3", flag[0], flag[1]]);
+        assert_eq!(code, Some(2), "{flag:?}");
+    }
 }

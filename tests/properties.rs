@@ -65,6 +65,8 @@ fn check_moves<R: Rules>(pos: &Position) -> Result<(), TestCaseError> {
         R::count_moves(pos),
         terminal.is_none().then_some(moves.len())
     );
+    // The final scores without making the moves agree too.
+    prop_assert_eq!(R::outcome(pos), terminal);
     if let Some(score) = terminal {
         // Final scores share out at most the seeds of the position.
         prop_assert!(usize::from(score.south) + usize::from(score.north) <= pos.total_seeds());

@@ -17,6 +17,10 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`mancala perft ... | head`) is not an error.
         Err(cli::CliError::Io(e)) if e.kind() == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e @ cli::CliError::Incomplete(_)) => {
+            eprintln!("{e}");
+            ExitCode::from(3)
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)

@@ -213,6 +213,9 @@ pub enum CliError {
     /// A puzzles request that cannot be answered.
     #[error("{0}")]
     Puzzles(String),
+    /// Work stopped before its end, on request (exit status 3).
+    #[error("{0}")]
+    Incomplete(String),
     /// A file could not be written.
     #[error("cannot write {0}: {1}")]
     File(std::path::PathBuf, std::io::Error),

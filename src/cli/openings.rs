@@ -2,7 +2,7 @@
 //! openings), listed or counted.
 
 use super::{CliError, GameArgs};
-use mancala::openings::{Criterion, Explorer};
+use mancala::openings::{Checkpoint, Criterion, Explorer, Summary};
 use mancala::{dispatch, Rules, Side};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -25,13 +25,32 @@ pub struct Args {
     /// Print only the summary line, not the openings.
     #[arg(long)]
     count: bool,
-    /// Memory for kept summaries, in MiB (counts stay exact with less:
-    /// what is not kept is walked again).
-    #[arg(long, value_name = "MB", default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    /// Memory for summaries of positions kept for when they are met again
+    /// below the jobs' cut, in MiB (0: keep none; counts are exact either
+    /// way: what is not kept is walked again). Chains rarely meet there:
+    /// on dakon:7x7, 4096 MiB of summaries made counting 1.5x slower.
+    #[arg(long, value_name = "MB", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1_048_576))]
     memory: u64,
     /// Threads for counting (default: every core; listing uses one).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
+    /// With --count: keep the finished part of the count in FILE (saved
+    /// every ten seconds and at the end, atomically) and resume from it:
+    /// an interrupted count loses only its last seconds and the jobs it
+    /// was in.
+    #[arg(long, value_name = "FILE", requires = "count")]
+    checkpoint: Option<std::path::PathBuf>,
+    /// With --count: start no new job after SECS seconds; print what is
+    /// done and an extrapolation (`# partial: ...`, `# extrapolated: ...`),
+    /// save the checkpoint, and exit with status 3.
+    #[arg(long, value_name = "SECS", requires = "count", value_parser = seconds)]
+    stop_after: Option<f64>,
+    /// With --count: cut the count into at least N jobs (positions after
+    /// the first few moves, done in a random order, so that the progress
+    /// display can extrapolate). A checkpoint keeps its own cut.
+    #[arg(long, value_name = "N", default_value_t = 20_000, requires = "count",
+          value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    jobs: u32,
     /// No progress display on stderr.
     #[arg(long)]
     quiet: bool,
@@ -41,6 +60,14 @@ pub struct Args {
     /// empty with --count).
     #[arg(long)]
     json: bool,
+}
+
+/// A number of seconds: finite and not negative.
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err("not a number of seconds (0 or more)".to_string()),
+    }
 }
 
 /// Lists the winning first turns (`MOVES<TAB>POSITION`), then the summary
@@ -82,7 +109,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         let done = AtomicBool::new(false);
         let mut listed = Vec::new();
         let summary = std::thread::scope(|scope| {
-            if show {
+            if show && !args.count {
                 scope.spawn(|| {
                     let bar = indicatif::ProgressBar::new_spinner();
                     bar.set_style(
@@ -103,7 +130,24 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             }
             let t = std::time::Instant::now();
             let result = if args.count {
-                Ok(pool.install(|| explorer.summary(&pos)))
+                let counted = count(args, &variant.to_string(), &pos, &explorer, &pool, [need, second], show);
+                done.store(true, Relaxed);
+                match counted {
+                    Ok(Ok(summary)) => Ok(summary),
+                    Ok(Err(partial)) => {
+                        report_partial(args, &partial, out)?;
+                        return Err(CliError::Incomplete(format!(
+                            "stopped after {} of {} jobs{}",
+                            partial.done,
+                            partial.jobs,
+                            args.checkpoint.as_ref().map_or(String::new(), |f| format!(
+                                "; what is done is in {}",
+                                f.display()
+                            ))
+                        )));
+                    }
+                    Err(e) => return Err(e),
+                }
             } else {
                 let mut result = Ok(());
                 let s = explorer.for_each_winning(&pos, &mut |moves, after| {
@@ -114,7 +158,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                         result = writeln!(out, "{}\t{after}", moves.join(" "));
                     }
                 });
-                result.map(|()| s)
+                result.map(|()| s).map_err(CliError::from)
             };
             done.store(true, Relaxed);
             if !args.quiet {
@@ -162,5 +206,277 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         writeln!(out, "# {}", line(first))?;
     });
+    Ok(())
+}
+
+/// A count stopped before its end: the jobs done and what they extrapolate
+/// to.
+struct Partial {
+    done: usize,
+    jobs: usize,
+    seconds: f64,
+    /// The first turns of the finished jobs and of the split's short
+    /// chains.
+    so_far: Summary,
+    /// Estimates of every first turn and of the winning ones under each
+    /// threshold, and of the seconds left.
+    turns: f64,
+    winning: [f64; 2],
+    left: f64,
+}
+
+/// Counts the first turns from `pos` job by job ([`Explorer::split`]),
+/// resuming from and saving to the checkpoint, in parallel on `pool`.
+/// `Ok(Err(partial))` when `--stop-after` stopped it first.
+fn count<R: Rules>(
+    args: &Args,
+    game: &str,
+    pos: &mancala::Position,
+    explorer: &Explorer<R>,
+    pool: &rayon::ThreadPool,
+    needs: [usize; 2],
+    show: bool,
+) -> Result<Result<Summary, Partial>, CliError> {
+    let start = std::time::Instant::now();
+    let mut checkpoint = match &args.checkpoint {
+        Some(file) if file.exists() => {
+            let text =
+                std::fs::read_to_string(file).map_err(|e| CliError::File(file.clone(), e))?;
+            let bad =
+                |why: String| CliError::Openings(format!("checkpoint {}: {why}", file.display()));
+            let c = Checkpoint::parse(&text).map_err(|e| bad(e.to_string()))?;
+            if c.game != game || c.position != pos.to_string() || c.needs != needs {
+                return Err(bad(format!(
+                    "it was made for --game {} --position \"{}\" with thresholds {} and {}, not this count \
+                     (use another file, or remove it to start again)",
+                    c.game, c.position, c.needs[0], c.needs[1]
+                )));
+            }
+            Some(c)
+        }
+        _ => None,
+    };
+    let split = match &checkpoint {
+        Some(c) => explorer.split_at(pos, c.depth),
+        None => explorer.split(pos, args.jobs as usize),
+    };
+    let mut checkpoint = checkpoint.take().unwrap_or_else(|| Checkpoint {
+        game: game.to_string(),
+        position: pos.to_string(),
+        needs,
+        depth: split.depth,
+        jobs: split.jobs.len(),
+        fingerprint: split.fingerprint(),
+        seconds: 0.0,
+        done: Default::default(),
+    });
+    if checkpoint.jobs != split.jobs.len() || checkpoint.fingerprint != split.fingerprint() {
+        return Err(CliError::Openings(format!(
+            "checkpoint {}: its jobs are not this version's cut of the count (remove it to start again)",
+            args.checkpoint.as_ref().expect("a checkpoint was read").display()
+        )));
+    }
+    let spent = checkpoint.seconds;
+    let save = |c: &mut Checkpoint| -> Result<(), CliError> {
+        c.seconds = spent + start.elapsed().as_secs_f64();
+        match &args.checkpoint {
+            Some(file) => super::write_file(file, c.to_text().as_bytes()),
+            None => Ok(()),
+        }
+    };
+    let todo: Vec<usize> = split
+        .order()
+        .into_iter()
+        .filter(|j| !checkpoint.done.contains_key(j))
+        .collect();
+    let resumed = checkpoint.done.len();
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Summary)>();
+    let bar = if show {
+        let bar = indicatif::ProgressBar::new(split.jobs.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} jobs, {elapsed_precise} (about {eta_precise} to go) {msg}",
+            )
+            .expect("valid template"),
+        );
+        bar.set_position(resumed as u64);
+        bar.reset_eta();
+        Some(bar)
+    } else {
+        None
+    };
+    // The extrapolation from the jobs done: they are a random sample of
+    // the jobs (Split::order), so their mean per job, times the jobs,
+    // estimates the whole.
+    let estimate = |c: &Checkpoint, seconds: f64, fresh: usize| -> Partial {
+        let so_far = split.combine_some(&c.done);
+        let done = c.done.len();
+        let mut sums = [0f64; 3];
+        for (j, s) in &c.done {
+            let times = split.jobs[*j].1.to_f64();
+            sums[0] += times * s.turns.to_f64();
+            sums[1] += times * s.wins[0].winning.to_f64();
+            sums[2] += times * s.wins[1].winning.to_f64();
+        }
+        let scale = if done == 0 {
+            0.0
+        } else {
+            split.jobs.len() as f64 / done as f64
+        };
+        let ended = &split.ended;
+        let left = split.jobs.len() - done;
+        Partial {
+            done,
+            jobs: split.jobs.len(),
+            seconds: spent + seconds,
+            so_far,
+            turns: ended.turns.to_f64() + sums[0] * scale,
+            winning: [
+                ended.wins[0].winning.to_f64() + sums[1] * scale,
+                ended.wins[1].winning.to_f64() + sums[2] * scale,
+            ],
+            left: if fresh == 0 {
+                f64::NAN
+            } else {
+                seconds / fresh as f64 * left as f64
+            },
+        }
+    };
+    let result = std::thread::scope(|scope| -> Result<(), CliError> {
+        let worker = scope.spawn(|| {
+            pool.install(|| {
+                use rayon::prelude::*;
+                todo.par_iter().with_max_len(1).for_each_with(tx, |tx, &j| {
+                    let late = args
+                        .stop_after
+                        .is_some_and(|limit| start.elapsed().as_secs_f64() >= limit);
+                    if !late && !stop.load(Relaxed) {
+                        let s = explorer.job_summary(&split.jobs[j].0);
+                        let _ = tx.send((j, s));
+                    }
+                });
+            })
+        });
+        let mut last_save = std::time::Instant::now();
+        let mut last_line = std::time::Instant::now();
+        let mut fresh = 0usize;
+        let mut failed = None;
+        loop {
+            match rx.recv_timeout(std::time::Duration::from_millis(500)) {
+                Ok((j, s)) => {
+                    checkpoint.done.insert(j, s);
+                    fresh += 1;
+                    if let Some(bar) = &bar {
+                        bar.inc(1);
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            let seconds = start.elapsed().as_secs_f64();
+            if failed.is_none() && last_save.elapsed().as_secs() >= 10 {
+                failed = save(&mut checkpoint).err();
+                if failed.is_some() {
+                    stop.store(true, Relaxed);
+                }
+                last_save = std::time::Instant::now();
+            }
+            let every = if bar.is_some() { 2 } else { 60 };
+            if !args.quiet && last_line.elapsed().as_secs() >= every {
+                last_line = std::time::Instant::now();
+                let p = estimate(&checkpoint, seconds, fresh);
+                let line = format!(
+                    "~{:.3e} first turns, ~{:.3e} winning; {} positions expanded, {} summaries kept",
+                    p.turns,
+                    p.winning[0],
+                    explorer.nodes(),
+                    explorer.positions()
+                );
+                match &bar {
+                    Some(bar) => bar.set_message(line),
+                    None => eprintln!(
+                        "openings: {}/{} jobs, {:.0} s, about {:.0} s to go, {line}",
+                        p.done, p.jobs, seconds, p.left
+                    ),
+                }
+            }
+        }
+        worker.join().expect("the workers do not panic");
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        match failed {
+            Some(e) => Err(e),
+            None => save(&mut checkpoint),
+        }
+    });
+    result?;
+    let seconds = start.elapsed().as_secs_f64();
+    if checkpoint.done.len() < split.jobs.len() {
+        return Ok(Err(estimate(
+            &checkpoint,
+            seconds,
+            checkpoint.done.len() - resumed,
+        )));
+    }
+    if !args.quiet && spent > 0.0 {
+        eprintln!(
+            "{:.1} s in all, with the checkpoint's earlier runs",
+            checkpoint.seconds
+        );
+    }
+    Ok(Ok(split.combine(checkpoint.done.values())))
+}
+
+/// Prints a stopped count: what is done, and what it extrapolates to.
+fn report_partial(args: &Args, p: &Partial, out: &mut dyn Write) -> Result<(), CliError> {
+    let [first, strong] = &p.so_far.wins;
+    if args.json {
+        let doc = serde_json::json!({
+            "partial": true,
+            "jobs": p.jobs,
+            "done": p.done,
+            "seconds": p.seconds,
+            "turns_so_far": p.so_far.turns.to_string(),
+            "winning_so_far": first.winning.to_string(),
+            "strong_winning_so_far": strong.winning.to_string(),
+            "turns_estimate": (p.done > 0).then_some(p.turns),
+            "winning_estimate": (p.done > 0).then_some(p.winning[0]),
+            "strong_winning_estimate": (p.done > 0).then_some(p.winning[1]),
+            "seconds_left_estimate": if p.left.is_finite() { Some(p.left) } else { None },
+        });
+        out.write_all(super::json::line(&doc).as_bytes())?;
+        return Ok(());
+    }
+    let both = if args.both {
+        format!(" ({} strong)", strong.winning)
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "# partial: {} of {} jobs done in {:.0} s: winning {}{} of {} first turns so far",
+        p.done, p.jobs, p.seconds, first.winning, both, p.so_far.turns
+    )?;
+    let both = if args.both {
+        format!(" ({:.3e} strong)", p.winning[1])
+    } else {
+        String::new()
+    };
+    let left = if p.left.is_finite() {
+        format!("{:.0} s", p.left)
+    } else {
+        "unknown".to_string()
+    };
+    if p.done == 0 {
+        writeln!(out, "# extrapolated: nothing yet (no job done)")?;
+    } else {
+        writeln!(
+            out,
+            "# extrapolated: about {:.3e} first turns, {:.3e} winning{}; about {} to go",
+            p.turns, p.winning[0], both, left
+        )?;
+    }
     Ok(())
 }

@@ -94,6 +94,13 @@ impl Rules for Dakon {
         }
     }
 
+    #[inline]
+    fn outcome(pos: &Position) -> Option<Score> {
+        // Every Dakon sowing ends, so a mover with seeds has a move.
+        let me = pos.to_move;
+        pos.row_is_empty(me).then(|| board_to(pos, me.other()))
+    }
+
     fn generate(pos: &Position, moves: &mut MoveList) -> Option<Score> {
         moves.clear();
         let me = pos.to_move;

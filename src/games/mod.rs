@@ -169,6 +169,15 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
     /// Contract: returns `None` exactly when `moves` is non-empty.
     fn generate(pos: &Position, moves: &mut MoveList) -> Option<Score>;
 
+    /// The final scores when `pos` is terminal, else `None`: the same as
+    /// what [`Rules::generate`] returns, but games that know whether the
+    /// mover can move without sowing (Dakon: every sowing ends) answer
+    /// without making the moves.
+    #[inline]
+    fn outcome(pos: &Position) -> Option<Score> {
+        Self::generate(pos, &mut MoveList::new())
+    }
+
     /// The number of legal moves of `pos`, or `None` when it is terminal:
     /// the same as `generate(pos).len()`, but games whose legal moves are
     /// known without sowing them (Kalah; Awari and Akon when no move can
