@@ -41,7 +41,7 @@ cargo build --release --quiet
 bin=target/release/mancala
 version=$("$bin" --version | awk '{print $2}')
 csv=data/openings.csv
-header="game,criterion,status,winning,first_turns,shortest,longest,seconds,version,jobs_done,jobs,estimated_winning,estimated_first_turns,estimated_seconds_left"
+header="game,criterion,status,winning,first_turns,shortest,longest,seconds,version,jobs_done,jobs,estimated_winning,estimated_first_turns,estimated_first_turns_error,estimated_seconds_left"
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 # Keep the rows of the sizes not counted now (from a CSV of this layout).
@@ -64,17 +64,17 @@ for n in $(seq "$from" "$to"); do
         if [[ $criterion == strong ]]; then line=$(grep '^# strong: ' <<<"$out"); else line=$(tail -1 <<<"$out"); fi
         # "# [strong: ]winning W of T first turns, shortest A, longest B"
         read -r w t a b < <(sed -E 's/# (strong: )?winning ([0-9]+) of ([0-9]+) first turns, shortest ([0-9-]+), longest ([0-9-]+)/\2 \3 \4 \5/' <<<"$line")
-        echo "$game,$criterion,done,$w,$t,$a,$b,$secs,$version,,,,," >>"$rows"
+        echo "$game,$criterion,done,$w,$t,$a,$b,$secs,$version,,,,,," >>"$rows"
       done
       ;;
     3)
       # "# partial: J of N jobs done in S s: winning W (X strong) of T first turns so far"
-      # "# extrapolated: about A first turns, B winning (C strong); about D s to go"
+      # "# extrapolated: about A (standard error E) first turns, B winning (C strong); about D s to go"
       read -r j jobs < <(sed -nE 's/^# partial: ([0-9]+) of ([0-9]+) jobs.*/\1 \2/p' <<<"$out") || true
-      ta=- wa=- sa=- left=-
-      read -r ta wa sa left < <(sed -nE 's/^# extrapolated: about ([^ ]+) first turns, ([^ ]+) winning \(([^ ]+) strong\); about ([^ ]+) .*/\1 \2 \3 \4/p' <<<"$out") || true
-      echo "$game,majority,not done,,,,,$secs,$version,$j,$jobs,$wa,$ta,$left" >>"$rows"
-      echo "$game,strong,not done,,,,,$secs,$version,$j,$jobs,$sa,$ta,$left" >>"$rows"
+      ta=- wa=- sa=- left=- err=-
+      read -r ta wa sa left err < <(sed -nE 's/^# extrapolated: about ([^ ]+) (\(standard error ([^ ]+)\) )?first turns, ([^ ]+) winning \(([^ ]+) strong\); about ([^ ]+) .*/\1 \4 \5 \6 \3/p' <<<"$out") || true
+      echo "$game,majority,not done,,,,,$secs,$version,$j,$jobs,$wa,$ta,$err,$left" >>"$rows"
+      echo "$game,strong,not done,,,,,$secs,$version,$j,$jobs,$sa,$ta,$err,$left" >>"$rows"
       ;;
     *)
       echo "openings.sh: $game failed (exit status $rc)" >&2
@@ -112,10 +112,10 @@ fi
     echo "Not done within the budget: the jobs done (a random sample of all of"
     echo "them, see \`openings --jobs\`) extrapolate to these figures."
     echo
-    echo "| game | criterion | jobs done | seconds so far | about this many winning | of about | seconds to go, about |"
+    echo "| game | criterion | jobs done | seconds so far | about this many winning | of about (standard error) | seconds to go, about |"
     echo "|---|---|---|---|---|---|---|"
     tail -n +2 "$csv" | awk -F, '$3 != "done" {
-      printf "| %s | %s | %s of %s | %s | %s | %s | %s |\n", $1, $2, $10, $11, $8, $12, $13, $14 }'
+      printf "| %s | %s | %s of %s | %s | %s | %s (%s) | %s |\n", $1, $2, $10, $11, $8, $12, $13, $14, $15 }'
   fi
   if [[ -n "$notes" ]]; then
     echo

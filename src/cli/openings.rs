@@ -221,6 +221,8 @@ struct Partial {
     /// Estimates of every first turn and of the winning ones under each
     /// threshold, and of the seconds left.
     turns: f64,
+    /// The standard error of `turns` (NaN below two jobs done).
+    error: f64,
     winning: [f64; 2],
     left: f64,
 }
@@ -313,9 +315,12 @@ fn count<R: Rules>(
         let so_far = split.combine_some(&c.done);
         let done = c.done.len();
         let mut sums = [0f64; 3];
+        let mut squares = 0f64;
         for (j, s) in &c.done {
             let times = split.jobs[*j].1.to_f64();
-            sums[0] += times * s.turns.to_f64();
+            let turns = times * s.turns.to_f64();
+            sums[0] += turns;
+            squares += turns * turns;
             sums[1] += times * s.wins[0].winning.to_f64();
             sums[2] += times * s.wins[1].winning.to_f64();
         }
@@ -326,12 +331,23 @@ fn count<R: Rules>(
         };
         let ended = &split.ended;
         let left = split.jobs.len() - done;
+        // The standard error of the extrapolated first turns: a simple
+        // random sample of `done` jobs of `jobs`, without replacement.
+        let error = if done < 2 {
+            f64::NAN
+        } else {
+            let (k, n) = (done as f64, split.jobs.len() as f64);
+            let mean = sums[0] / k;
+            let variance = (squares - k * mean * mean).max(0.0) / (k - 1.0);
+            n * (variance / k * (1.0 - k / n)).sqrt()
+        };
         Partial {
             done,
             jobs: split.jobs.len(),
             seconds: spent + seconds,
             so_far,
             turns: ended.turns.to_f64() + sums[0] * scale,
+            error,
             winning: [
                 ended.wins[0].winning.to_f64() + sums[1] * scale,
                 ended.wins[1].winning.to_f64() + sums[2] * scale,
@@ -442,6 +458,7 @@ fn report_partial(args: &Args, p: &Partial, out: &mut dyn Write) -> Result<(), C
             "winning_so_far": first.winning.to_string(),
             "strong_winning_so_far": strong.winning.to_string(),
             "turns_estimate": (p.done > 0).then_some(p.turns),
+            "turns_error": p.error.is_finite().then_some(p.error),
             "winning_estimate": (p.done > 0).then_some(p.winning[0]),
             "strong_winning_estimate": (p.done > 0).then_some(p.winning[1]),
             "seconds_left_estimate": if p.left.is_finite() { Some(p.left) } else { None },
@@ -474,8 +491,16 @@ fn report_partial(args: &Args, p: &Partial, out: &mut dyn Write) -> Result<(), C
     } else {
         writeln!(
             out,
-            "# extrapolated: about {:.3e} first turns, {:.3e} winning{}; about {} to go",
-            p.turns, p.winning[0], both, left
+            "# extrapolated: about {:.3e}{} first turns, {:.3e} winning{}; about {} to go",
+            p.turns,
+            if p.error.is_finite() {
+                format!(" (standard error {:.1e})", p.error)
+            } else {
+                String::new()
+            },
+            p.winning[0],
+            both,
+            left
         )?;
     }
     Ok(())
