@@ -16,15 +16,43 @@ use mancala::index::Indexer;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+/// Databases of `R` on rows of `n` up to `k` seeds, built in a scratch
+/// directory (removed when dropped).
+struct Built {
+    dir: std::path::PathBuf,
+    db: Option<db::Database>,
+}
+
+impl Built {
+    fn new<R: Rules>(tag: &str, n: usize, k: usize) -> Built {
+        let dir = std::env::temp_dir().join(format!("mancala-bench-{tag}-{}", std::process::id()));
+        let options = BuildOptions {
+            dir: dir.clone(),
+            memory_bytes: 1 << 30,
+        };
+        let stop = AtomicBool::new(false);
+        let db = db::build_all::<R>(n, k, &options, &Progress::default(), &|_| {}, &stop)
+            .expect("the levels");
+        Built { dir, db: Some(db) }
+    }
+
+    fn db(&self) -> &db::Database {
+        self.db.as_ref().expect("open")
+    }
+}
+
+impl Drop for Built {
+    fn drop(&mut self) {
+        // Unmap the levels before removing their files.
+        self.db = None;
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 fn bench_level<R: Rules>(c: &mut Criterion, name: &str, n: usize, k: usize) {
-    let dir = std::env::temp_dir().join(format!("mancala-bench-db-{name}-{}", std::process::id()));
-    let options = BuildOptions {
-        dir: dir.clone(),
-        memory_bytes: 1 << 30,
-    };
+    let built = Built::new::<R>(&format!("db-{name}"), n, k - 1);
+    let db = built.db();
     let stop = AtomicBool::new(false);
-    let db = db::build_all::<R>(n, k - 1, &options, &Progress::default(), &|_| {}, &stop)
-        .expect("lower levels");
     let lower: Vec<_> = (0..k).map(|j| db.level(j).expect("built")).collect();
     let entries = Indexer::new(2 * n, k).unwrap().count();
     let mut group = c.benchmark_group("db-level");
@@ -48,9 +76,6 @@ fn bench_level<R: Rules>(c: &mut Criterion, name: &str, n: usize, k: usize) {
         });
     }
     group.finish();
-    drop(lower);
-    drop(db);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn levels(c: &mut Criterion) {
@@ -61,14 +86,8 @@ fn levels(c: &mut Criterion) {
 fn puzzles(c: &mut Criterion) {
     use mancala::puzzles::{capture_distances, mine, MineOptions, MineProgress};
     let (n, k) = (12, 6);
-    let dir = std::env::temp_dir().join(format!("mancala-bench-puzzles-{}", std::process::id()));
-    let options = BuildOptions {
-        dir: dir.clone(),
-        memory_bytes: 1 << 30,
-    };
-    let stop = AtomicBool::new(false);
-    let db = db::build_all::<Anywoli>(n, k, &options, &Progress::default(), &|_| {}, &stop)
-        .expect("levels");
+    let built = Built::new::<Anywoli>("puzzles", n, k);
+    let db = built.db();
     let entries = Indexer::new(2 * n, k).unwrap().count();
     let mut group = c.benchmark_group("puzzles");
     group
@@ -85,7 +104,7 @@ fn puzzles(c: &mut Criterion) {
             |b| {
                 b.iter(|| {
                     pool.install(|| {
-                        capture_distances::<Anywoli>(&db, k, &MineProgress::default())
+                        capture_distances::<Anywoli>(db, k, &MineProgress::default())
                             .unwrap()
                             .expect("not stopped")
                             .len()
@@ -98,7 +117,7 @@ fn puzzles(c: &mut Criterion) {
             |b| {
                 b.iter(|| {
                     pool.install(|| {
-                        mine::<Anywoli>(&db, k, MineOptions::default(), &MineProgress::default())
+                        mine::<Anywoli>(db, k, MineOptions::default(), &MineProgress::default())
                             .unwrap()
                             .expect("not stopped")
                             .counts
@@ -108,8 +127,6 @@ fn puzzles(c: &mut Criterion) {
         );
     }
     group.finish();
-    drop(db);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 criterion_group!(benches, levels, puzzles);

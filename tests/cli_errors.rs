@@ -2,16 +2,12 @@
 //! every error is exit status 2, nothing on stdout, a message on stderr, and
 //! never a panic. Also: the start position is the default `--position`.
 
-use std::process::{Command, Output};
+mod common;
+
+use common::run;
+use std::process::Output;
 
 const KALAH_START: &str = "S 4,4,4,4,4,4/4,4,4,4,4,4 0-0";
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("could not start the mancala binary")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -168,13 +168,7 @@ fn awari_levels_match_lincke_up_to_12() {
 
 /// Positions reached by random play from the start of `v`.
 fn random_positions(v: &Variant, count: usize, seed: u64) -> Vec<Position> {
-    let mut x = seed;
-    let mut next = move |n: u64| {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (x >> 33) % n
-    };
+    let mut next = common::lcg(seed);
     let mut out = Vec::new();
     let mut moves = MoveList::new();
     while out.len() < count {

@@ -11,13 +11,7 @@ use mancala::{Game, Position, Variant};
 
 /// Endgames reached by random play in small variants of `game`.
 fn endgames(game: Game, count: usize, seed: u64) -> Vec<(Variant, Position)> {
-    let mut x = seed;
-    let mut next = move |n: u64| {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (x >> 33) % n
-    };
+    let mut next = common::lcg(seed);
     let mut out = Vec::new();
     let mut moves = MoveList::new();
     while out.len() < count {
@@ -127,13 +121,7 @@ fn the_line_replays_and_ends_with_the_value() {
 /// of the search without databases.
 #[test]
 fn full_size_endgames_with_databases() {
-    let mut x = 99u64;
-    let mut next = move |n: u64| {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (x >> 33) % n
-    };
+    let mut next = common::lcg(99u64);
     for (game, n) in [
         ("akon", 7),
         ("djenon-abe", 6),

@@ -5,6 +5,8 @@
 //! value, the hints give the solver's values, and the game ends with the
 //! final score of the rules.
 
+mod common;
+
 use mancala::games::MoveList;
 use mancala::search::{Options, Solver};
 use mancala::{dispatch, Move, Position, Side, Variant};
@@ -38,18 +40,24 @@ fn play(args: &[&str], input: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// A value in words, with the verbs for a win, a loss and a draw: "wins
+/// by 4", "loses by 2", "draws".
+fn verdict(value: i32, [win, lose, draw]: [&str; 3]) -> String {
+    match value {
+        v if v > 0 => format!("{win} by {v}"),
+        v if v < 0 => format!("{lose} by {}", -v),
+        _ => draw.to_string(),
+    }
+}
+
 /// Random typing: pit numbers 0..=n+1 (some illegal), now and then `hint`.
 fn typing(seed: u64, n: usize, lines: usize) -> String {
-    let mut x = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    // Always some bad input first: a word, no pit, a pit beyond the row.
+    let mut next = common::lcg(seed);
+    next(1); // (the first state is a scrambled seed)
+             // Always some bad input first: a word, no pit, a pit beyond the row.
     let mut s = format!("zero\n0\n{}\n", n + 1);
     for _ in 0..lines {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let r = (x >> 33) as usize;
+        let r = next(1 << 31) as usize;
         if r % 11 == 0 {
             s.push_str("hint\n");
         } else {
@@ -89,13 +97,7 @@ fn check_transcript(v: &Variant, start: Position, human: Side, text: &str) -> us
             let best = values.iter().map(|&(_, x)| x).max().unwrap();
             let chosen = values.iter().find(|&&(x, _)| x == m).unwrap().1;
             assert_eq!(chosen, best, "{line} in {pos}: {values:?}");
-            let said = if best > 0 {
-                format!("wins by {best}")
-            } else if best < 0 {
-                format!("loses by {}", -best)
-            } else {
-                "draws".to_string()
-            };
+            let said = verdict(best, ["wins", "loses", "draws"]);
             assert!(
                 line.ends_with(&format!("it {said})")),
                 "{line}: value {best}"
@@ -106,13 +108,7 @@ fn check_transcript(v: &Variant, start: Position, human: Side, text: &str) -> us
             let values = dispatch!(v.game, R => solver.analyse::<R>(&pos)).unwrap();
             for (m, x) in values {
                 let hint = lines.next().expect("a hint line");
-                let words = if x > 0 {
-                    format!("you win by {x}")
-                } else if x < 0 {
-                    format!("you lose by {}", -x)
-                } else {
-                    "you draw".to_string()
-                };
+                let words = format!("you {}", verdict(x, ["win", "lose", "draw"]));
                 assert!(
                     hint.starts_with(&format!("  {m}: {words}")),
                     "{hint} vs {m} {x}"

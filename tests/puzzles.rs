@@ -124,52 +124,17 @@ fn mined_puzzles_are_puzzles() {
             d,
             "--quiet",
         ]);
-        let listed = mancala(&[
-            "puzzles",
-            "--game",
-            game,
-            "--seeds",
-            &k.to_string(),
-            "--dir",
-            d,
-            "--limit",
-            "1000000",
-            "--long",
-            "2",
-            "--threads",
-            "2",
-            "--line",
-        ]);
+        let seeds = k.to_string();
+        let base = [
+            "puzzles", "--game", game, "--seeds", &seeds, "--dir", d, "--long", "2",
+        ];
+        let with = |extra: &[&'static str]| -> Vec<&str> { [&base[..], extra].concat() };
+        let listed = mancala(&with(&["--limit", "1000000", "--threads", "2", "--line"]));
         // Without --line, the columns of the interface alone, same rows.
-        let plain = mancala(&[
-            "puzzles",
-            "--game",
-            game,
-            "--seeds",
-            &k.to_string(),
-            "--dir",
-            d,
-            "--limit",
-            "1000000",
-            "--long",
-            "2",
-        ]);
+        let plain = mancala(&with(&["--limit", "1000000"]));
         // The counts on stderr are those of the whole listing, and --each
         // keeps the best few of every kind, in the listing's order.
-        let out = common::run(&[
-            "puzzles",
-            "--game",
-            game,
-            "--seeds",
-            &k.to_string(),
-            "--dir",
-            d,
-            "--long",
-            "2",
-            "--each",
-            "--limit",
-            "3",
-        ]);
+        let out = common::run(&with(&["--each", "--limit", "3"]));
         let kinds: Vec<&str> = listed
             .lines()
             .map(|l| l.split('\t').nth(3).unwrap())

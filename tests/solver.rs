@@ -3,6 +3,8 @@
 //! with an exhaustive retrograde analysis on every reachable position of
 //! small boards is in `tests/retrograde.rs`.)
 
+mod common;
+
 use mancala::games::MoveList;
 use mancala::search::{Options, Solver};
 use mancala::{dispatch, Game, Position, Variant};
@@ -37,13 +39,7 @@ fn published_kalah_values() {
 
 /// Positions reached by random play in small variants of every game.
 fn random_positions(game: Game, count: usize, seed: u64) -> Vec<(Variant, Position)> {
-    let mut x = seed;
-    let mut next = move |n: u64| {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (x >> 33) % n
-    };
+    let mut next = common::lcg(seed);
     let mut out = Vec::new();
     let mut moves = MoveList::new();
     while out.len() < count {

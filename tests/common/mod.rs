@@ -1,5 +1,6 @@
-//! Helpers the integration tests share: running the `mancala` binary, and
-//! scratch directories that clean up after themselves. (Each test file
+//! Helpers the integration tests share: running the `mancala` binary,
+//! scratch directories that clean up after themselves, and a small random
+//! generator. (Each test file
 //! uses some of them.)
 #![allow(dead_code)]
 
@@ -48,5 +49,18 @@ impl TempDir {
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A small deterministic generator (Knuth's MMIX linear congruential
+/// one), so that failures reproduce: `next(n)` is a number below `n` (the
+/// top 31 bits of the state, modulo `n`).
+pub fn lcg(seed: u64) -> impl FnMut(u64) -> u64 {
+    let mut x = seed;
+    move |n: u64| {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (x >> 33) % n
     }
 }
