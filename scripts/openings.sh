@@ -6,10 +6,10 @@
 # times.
 #
 #   scripts/openings.sh [--budget SECONDS] [--threads N] [--memory MB]
-#                       [--dir DIR] [FROM [TO]]
+#                       [--jobs N] [--dir DIR] [FROM [TO]]
 #
-# (defaults: 600 s, 2 threads, no memo (--memory 0), checkpoints in target/openings,
-# N from 3 to 9)
+# (defaults: 600 s, 2 threads, no memo (--memory 0), 20000 jobs a count,
+# checkpoints in target/openings, N from 3 to 9)
 #
 # Each count keeps a checkpoint in DIR (`openings --checkpoint`) and stops
 # taking new jobs after the budget (`--stop-after`). A count stopped so is
@@ -23,6 +23,7 @@ cd "$(dirname "$0")/.."
 budget=600
 threads=2
 memory=0
+jobs=20000
 dir=target/openings
 sizes=()
 while [[ $# -gt 0 ]]; do
@@ -31,6 +32,7 @@ while [[ $# -gt 0 ]]; do
     --threads) threads=$2; shift 2 ;;
     --memory) memory=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
     *) sizes+=("$1"); shift ;;
   esac
 done
@@ -54,7 +56,7 @@ for n in $(seq "$from" "$to"); do
   ck="$dir/dakon-${n}x$n.checkpoint"
   set +e
   out=$("$bin" openings --game "$game" --both --count --threads "$threads" \
-    --memory "$memory" --quiet --checkpoint "$ck" --stop-after "$budget")
+    --memory "$memory" --jobs "$jobs" --quiet --checkpoint "$ck" --stop-after "$budget")
   rc=$?
   set -e
   secs=$(sed -n 's/^seconds //p' "$ck")

@@ -298,7 +298,7 @@ fn count<R: Rules>(
         let bar = indicatif::ProgressBar::new(split.jobs.len() as u64);
         bar.set_style(
             indicatif::ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} jobs, {elapsed_precise} (about {eta_precise} to go) {msg}",
+                "{bar:20} {pos}/{len} jobs {elapsed_precise}, ~{eta_precise} to go, {msg}",
             )
             .expect("valid template"),
         );
@@ -403,17 +403,20 @@ fn count<R: Rules>(
                 last_line = std::time::Instant::now();
                 let p = estimate(&checkpoint, seconds, fresh);
                 let line = format!(
-                    "~{:.3e} first turns, ~{:.3e} winning; {} positions expanded, {} summaries kept",
-                    p.turns,
-                    p.winning[0],
-                    explorer.nodes(),
-                    explorer.positions()
+                    "~{:.2e} first turns, ~{:.2e} winning",
+                    p.turns, p.winning[0]
                 );
                 match &bar {
                     Some(bar) => bar.set_message(line),
                     None => eprintln!(
-                        "openings: {}/{} jobs, {:.0} s, about {:.0} s to go, {line}",
-                        p.done, p.jobs, seconds, p.left
+                        "openings: {}/{} jobs, {:.0} s, about {:.0} s to go, {line}; \
+                         {} positions expanded, {} summaries kept",
+                        p.done,
+                        p.jobs,
+                        seconds,
+                        p.left,
+                        explorer.nodes(),
+                        explorer.positions()
                     ),
                 }
             }
