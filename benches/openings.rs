@@ -23,7 +23,7 @@ fn count(pos: &mancala::Position, needs: [usize; 2], memory: usize) -> Summary {
         .jobs
         .par_iter()
         .with_max_len(1)
-        .map(|(p, _)| explorer.job_summary(p))
+        .map(|(p, _)| explorer.job_summary(p).expect("not cancelled"))
         .collect();
     split.combine(&done)
 }

@@ -46,7 +46,7 @@ use crate::position::{Position, MAX_PITS};
 use crate::side::Side;
 use dashmap::DashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// A non-negative integer of any size (sums of path counts): a `u128`
 /// while it fits, little-endian 64-bit limbs beyond.
@@ -420,6 +420,7 @@ pub struct Explorer<R: Rules> {
     memo: DashMap<[u8; MAX_PITS + 2], Summary>,
     capacity: usize,
     nodes: AtomicU64,
+    cancelled: AtomicBool,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -441,6 +442,7 @@ impl<R: Rules> Explorer<R> {
             memo: DashMap::new(),
             capacity: memory_bytes / KEPT_BYTES,
             nodes: AtomicU64::new(0),
+            cancelled: AtomicBool::new(false),
             _rules: std::marker::PhantomData,
         }
     }
@@ -449,6 +451,13 @@ impl<R: Rules> Explorer<R> {
     /// thousand positions; exact once it is done).
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Stops every job under way ([`Explorer::job_summary`] returns
+    /// `None` from now on): for a count that must stop before its jobs
+    /// end.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
     }
 
     /// Summaries kept so far.
@@ -565,14 +574,17 @@ impl<R: Rules> Explorer<R> {
     /// from `pos`, counted from there. Explores in parallel, like
     /// [`Explorer::summary`], but only the first plies of the job, since
     /// the jobs themselves run side by side.
-    pub fn job_summary(&self, pos: &Position) -> Summary {
-        match self.step(pos) {
+    /// `None` when the explorer was cancelled ([`Explorer::cancel`]) before
+    /// the job ended.
+    pub fn job_summary(&self, pos: &Position) -> Option<Summary> {
+        let s = match self.step(pos) {
             Ok(moves) => {
                 self.summary_at(pos, &moves, PARALLEL_DEPTH - JOB_PARALLEL_PLIES)
                     .0
             }
             Err(_) => Summary::default(),
-        }
+        };
+        (!self.cancelled.load(Ordering::Relaxed)).then_some(s)
     }
 
     /// The summary of `pos` (whose moves are `moves`) and the positions
@@ -584,6 +596,10 @@ impl<R: Rules> Explorer<R> {
             if let Some(s) = self.memo.get(&key) {
                 return (s.clone(), 0);
             }
+        }
+        if self.cancelled.load(Ordering::Relaxed) {
+            // The result is thrown away: return at once.
+            return (Summary::default(), 0);
         }
         self.count_node();
         let one = |child: &Position| -> (Summary, u64) {
@@ -627,7 +643,11 @@ impl<R: Rules> Explorer<R> {
             // own task: after the root, the count is complete.
             self.flush_count();
         }
-        if use_memo && work >= KEEP_MIN_WORK && self.memo.len() < self.capacity {
+        if use_memo
+            && work >= KEEP_MIN_WORK
+            && self.memo.len() < self.capacity
+            && !self.cancelled.load(Ordering::Relaxed)
+        {
             self.memo.insert(key, total.clone());
         }
         (total, work)

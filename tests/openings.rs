@@ -291,12 +291,15 @@ fn an_interrupted_count_resumes_from_its_checkpoint() {
             assert_eq!(
                 lines[0],
                 format!(
-                    "# partial: {} of {} jobs done in {:.0} s: winning {} of {} first turns so far",
+                    "# partial: {} of {} jobs done in {:.0} s: winning {} of {} first turns so far, \
+                     shortest {}, longest {}",
                     half.done.len(),
                     full.jobs,
                     half.seconds,
                     so_far.wins[0].winning,
-                    so_far.turns
+                    so_far.turns,
+                    so_far.wins[0].shortest.unwrap(),
+                    so_far.wins[0].longest.unwrap()
                 )
             );
             assert!(lines[1].starts_with("# extrapolated: about "), "{lines:?}");
@@ -314,6 +317,31 @@ fn an_interrupted_count_resumes_from_its_checkpoint() {
     let (_, lines, _) = count(&["--both", "--stop-after", "0"]);
     assert!(lines[0].contains(" strong)"), "{lines:?}");
     assert_eq!(count(&["--both"]).1, both);
+}
+
+#[test]
+fn a_stop_drops_the_jobs_under_way() {
+    // One job, the whole of dakon:7x7 (45 minutes of counting): the stop
+    // must not wait for it.
+    let (code, lines, err) = status(&[
+        "openings",
+        "--game",
+        "dakon:7x7",
+        "--count",
+        "--quiet",
+        "--jobs",
+        "1",
+        "--threads",
+        "2",
+        "--stop-after",
+        "0.5",
+    ]);
+    assert_eq!(code, Some(3), "{err}");
+    assert!(
+        lines[0].starts_with("# partial: 0 of 1 jobs done in "),
+        "{lines:?}"
+    );
+    assert_eq!(lines[1], "# extrapolated: nothing yet (no job done)");
 }
 
 #[test]
@@ -351,6 +379,11 @@ fn a_checkpoint_of_another_count_or_damaged_is_refused() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("made for --game dakon:5x5"), "{err}");
     refused("strong", &["--strong"]);
+    // A valid file whose cut is not this one's.
+    let mut other = Checkpoint::parse(&good).unwrap();
+    other.fingerprint ^= 1;
+    std::fs::write(&file, other.to_text()).unwrap();
+    assert!(refused("cut", &[]).contains("not this version's cut"));
     // A changed count, a cut file, an empty file.
     let line = good.lines().find(|l| l.starts_with("done ")).unwrap();
     let changed = line.replacen("done ", "done 1", 1);

@@ -40,8 +40,8 @@ pub struct Args {
     /// was in.
     #[arg(long, value_name = "FILE", requires = "count")]
     checkpoint: Option<std::path::PathBuf>,
-    /// With --count: start no new job after SECS seconds; print what is
-    /// done and an extrapolation (`# partial: ...`, `# extrapolated: ...`),
+    /// With --count: stop after SECS seconds (the jobs under way are
+    /// dropped); print what is done and an extrapolation (`# partial: ...`, `# extrapolated: ...`),
     /// save the checkpoint, and exit with status 3.
     #[arg(long, value_name = "SECS", requires = "count", value_parser = seconds)]
     stop_after: Option<f64>,
@@ -262,17 +262,18 @@ fn count<R: Rules>(
         Some(c) => explorer.split_at(pos, c.depth),
         None => explorer.split(pos, args.jobs as usize),
     };
+    let fingerprint = split.fingerprint();
     let mut checkpoint = checkpoint.take().unwrap_or_else(|| Checkpoint {
         game: game.to_string(),
         position: pos.to_string(),
         needs,
         depth: split.depth,
         jobs: split.jobs.len(),
-        fingerprint: split.fingerprint(),
+        fingerprint,
         seconds: 0.0,
         done: Default::default(),
     });
-    if checkpoint.jobs != split.jobs.len() || checkpoint.fingerprint != split.fingerprint() {
+    if checkpoint.jobs != split.jobs.len() || checkpoint.fingerprint != fingerprint {
         return Err(CliError::Openings(format!(
             "checkpoint {}: its jobs are not this version's cut of the count (remove it to start again)",
             args.checkpoint.as_ref().expect("a checkpoint was read").display()
@@ -368,8 +369,9 @@ fn count<R: Rules>(
                         .stop_after
                         .is_some_and(|limit| start.elapsed().as_secs_f64() >= limit);
                     if !late && !stop.load(Relaxed) {
-                        let s = explorer.job_summary(&split.jobs[j].0);
-                        let _ = tx.send((j, s));
+                        if let Some(s) = explorer.job_summary(&split.jobs[j].0) {
+                            let _ = tx.send((j, s));
+                        }
                     }
                 });
             })
@@ -391,10 +393,16 @@ fn count<R: Rules>(
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
             }
             let seconds = start.elapsed().as_secs_f64();
+            if args.stop_after.is_some_and(|limit| seconds >= limit) {
+                // The jobs under way are dropped, not waited for: on a big
+                // board one job can take hours.
+                explorer.cancel();
+            }
             if failed.is_none() && last_save.elapsed().as_secs() >= 10 {
                 failed = save(&mut checkpoint).err();
                 if failed.is_some() {
                     stop.store(true, Relaxed);
+                    explorer.cancel();
                 }
                 last_save = std::time::Instant::now();
             }
@@ -459,6 +467,8 @@ fn report_partial(args: &Args, p: &Partial, out: &mut dyn Write) -> Result<(), C
             "seconds": p.seconds,
             "turns_so_far": p.so_far.turns.to_string(),
             "winning_so_far": first.winning.to_string(),
+            "shortest_so_far": first.shortest,
+            "longest_so_far": first.longest,
             "strong_winning_so_far": strong.winning.to_string(),
             "turns_estimate": (p.done > 0).then_some(p.turns),
             "turns_error": p.error.is_finite().then_some(p.error),
@@ -469,6 +479,7 @@ fn report_partial(args: &Args, p: &Partial, out: &mut dyn Write) -> Result<(), C
         out.write_all(super::json::line(&doc).as_bytes())?;
         return Ok(());
     }
+    let length = |l: Option<u32>| l.map_or("-".to_string(), |l| l.to_string());
     let both = if args.both {
         format!(" ({} strong)", strong.winning)
     } else {
@@ -476,8 +487,15 @@ fn report_partial(args: &Args, p: &Partial, out: &mut dyn Write) -> Result<(), C
     };
     writeln!(
         out,
-        "# partial: {} of {} jobs done in {:.0} s: winning {}{} of {} first turns so far",
-        p.done, p.jobs, p.seconds, first.winning, both, p.so_far.turns
+        "# partial: {} of {} jobs done in {:.0} s: winning {}{} of {} first turns so far, shortest {}, longest {}",
+        p.done,
+        p.jobs,
+        p.seconds,
+        first.winning,
+        both,
+        p.so_far.turns,
+        length(first.shortest),
+        length(first.longest)
     )?;
     let both = if args.both {
         format!(" ({:.3e} strong)", p.winning[1])
