@@ -95,15 +95,15 @@ fi
 {
   echo "# Dakon's winning openings"
   echo
-  echo "Made by \`scripts/openings.sh\` (mancala $version; last run with"
-  echo "\`--budget $budget --threads $threads --memory $memory\`)."
+  echo "Made by \`scripts/openings.sh\` (mancala $version, $threads threads, memo"
+  echo "$memory MiB), over one or more runs: each count resumes from its checkpoint."
   echo "A winning opening is South's first turn (moves joined by extra moves)"
   echo "after which South has captured more than half of the seeds (majority) or"
   echo "at least \`2ns - s\` of them (strong, the criterion of Donkers, de Voogt and"
   echo "Uiterwijk 2000, who found none for Dakon-3). *First turns* counts every"
   echo "distinct first turn, winning or not; lengths are numbers of moves."
   echo "Both criteria are counted in one walk (\`--both\`); *seconds* is that walk,"
-  echo "over every run that worked on it (a count resumes from its checkpoint)."
+  echo "over every run that worked on it."
   echo
   echo "| game | criterion | winning | first turns | shortest | longest | seconds |"
   echo "|---|---|---|---|---|---|---|"
@@ -117,6 +117,7 @@ fi
     echo "| game | criterion | jobs done | seconds so far | about this many winning | of about (standard error) | seconds to go, about |"
     echo "|---|---|---|---|---|---|---|"
     tail -n +2 "$csv" | awk -F, '$3 != "done" {
+      for (i = 12; i <= 15; i++) if ($i == "") $i = "-"
       printf "| %s | %s | %s of %s | %s | %s | %s (%s) | %s |\n", $1, $2, $10, $11, $8, $12, $13, $14, $15 }'
   fi
   if [[ -n "$notes" ]]; then
