@@ -19,11 +19,12 @@ fn count(pos: &mancala::Position, needs: [usize; 2], memory: usize) -> Summary {
     use rayon::prelude::*;
     let explorer = Explorer::<Dakon>::with_thresholds(needs, memory);
     let split = explorer.split(pos, 20_000);
-    let done: Vec<Summary> = split
+    let done: std::collections::BTreeMap<usize, Summary> = split
         .jobs
         .par_iter()
         .with_max_len(1)
-        .map(|(p, _)| explorer.job_summary(p).expect("not cancelled"))
+        .enumerate()
+        .map(|(j, (p, _))| (j, explorer.job_summary(p).expect("not cancelled")))
         .collect();
     split.combine(&done)
 }

@@ -317,19 +317,10 @@ pub struct Split {
 }
 
 impl Split {
-    /// The summary of every first turn, from the summaries of the jobs in
-    /// the order of [`Split::jobs`].
-    pub fn combine<'a>(&self, results: impl IntoIterator<Item = &'a Summary>) -> Summary {
-        let mut total = self.ended.clone();
-        for ((_, times), s) in self.jobs.iter().zip(results) {
-            total.add_scaled(s, times, self.depth);
-        }
-        total
-    }
-
     /// The summary of the first turns that ended before the jobs and of
-    /// the jobs done so far (by index): a lower bound of the whole.
-    pub fn combine_some(&self, done: &std::collections::BTreeMap<usize, Summary>) -> Summary {
+    /// the jobs done (summaries by job index): with every job done, the
+    /// summary of every first turn; else a lower bound of it.
+    pub fn combine(&self, done: &std::collections::BTreeMap<usize, Summary>) -> Summary {
         let mut total = self.ended.clone();
         for (&j, s) in done {
             total.add_scaled(s, &self.jobs[j].1, self.depth);
@@ -590,16 +581,13 @@ impl<R: Rules> Explorer<R> {
     /// The summary of `pos` (whose moves are `moves`) and the positions
     /// expanded to find it.
     fn summary_at(&self, pos: &Position, moves: &MoveList, depth: usize) -> (Summary, u64) {
-        let use_memo = self.capacity > 0;
-        let key = key(pos);
-        if use_memo {
-            if let Some(s) = self.memo.get(&key) {
-                return (s.clone(), 0);
-            }
-        }
         if self.cancelled.load(Ordering::Relaxed) {
             // The result is thrown away: return at once.
             return (Summary::default(), 0);
+        }
+        let key = (self.capacity > 0).then(|| key(pos));
+        if let Some(s) = key.as_ref().and_then(|k| self.memo.get(k)) {
+            return (s.clone(), 0);
         }
         self.count_node();
         let one = |child: &Position| -> (Summary, u64) {
@@ -643,12 +631,13 @@ impl<R: Rules> Explorer<R> {
             // own task: after the root, the count is complete.
             self.flush_count();
         }
-        if use_memo
-            && work >= KEEP_MIN_WORK
-            && self.memo.len() < self.capacity
-            && !self.cancelled.load(Ordering::Relaxed)
-        {
-            self.memo.insert(key, total.clone());
+        if let Some(key) = key {
+            if work >= KEEP_MIN_WORK
+                && self.memo.len() < self.capacity
+                && !self.cancelled.load(Ordering::Relaxed)
+            {
+                self.memo.insert(key, total.clone());
+            }
         }
         (total, work)
     }

@@ -287,7 +287,7 @@ fn an_interrupted_count_resumes_from_its_checkpoint() {
             // Stopped at once: what the kept jobs hold, and an estimate.
             let (code, lines, _) = count(&["--stop-after", "0"]);
             assert_eq!(code, Some(3));
-            let so_far = split.combine_some(&half.done);
+            let so_far = split.combine(&half.done);
             assert_eq!(
                 lines[0],
                 format!(

@@ -62,6 +62,11 @@ pub struct Args {
     json: bool,
 }
 
+/// A length of the summary lines: a number of moves, or `-` for none.
+fn length(l: Option<u32>) -> String {
+    l.map_or("-".to_string(), |l| l.to_string())
+}
+
 /// A number of seconds: finite and not negative.
 fn seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
@@ -193,7 +198,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             out.write_all(super::json::line(&doc).as_bytes())?;
             return Ok(());
         }
-        let length = |l: Option<u32>| l.map_or("-".to_string(), |l| l.to_string());
         let line = |w: &mancala::openings::Wins| format!(
             "winning {} of {} first turns, shortest {}, longest {}",
             w.winning,
@@ -293,7 +297,6 @@ fn count<R: Rules>(
         .filter(|j| !checkpoint.done.contains_key(j))
         .collect();
     let resumed = checkpoint.done.len();
-    let stop = AtomicBool::new(false);
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Summary)>();
     let bar = if show {
         let bar = indicatif::ProgressBar::new(split.jobs.len() as u64);
@@ -313,7 +316,7 @@ fn count<R: Rules>(
     // the jobs (Split::order), so their mean per job, times the jobs,
     // estimates the whole.
     let estimate = |c: &Checkpoint, seconds: f64, fresh: usize| -> Partial {
-        let so_far = split.combine_some(&c.done);
+        let so_far = split.combine(&c.done);
         let done = c.done.len();
         let mut sums = [0f64; 3];
         let mut squares = 0f64;
@@ -365,13 +368,16 @@ fn count<R: Rules>(
             pool.install(|| {
                 use rayon::prelude::*;
                 todo.par_iter().with_max_len(1).for_each_with(tx, |tx, &j| {
-                    let late = args
+                    if args
                         .stop_after
-                        .is_some_and(|limit| start.elapsed().as_secs_f64() >= limit);
-                    if !late && !stop.load(Relaxed) {
-                        if let Some(s) = explorer.job_summary(&split.jobs[j].0) {
-                            let _ = tx.send((j, s));
-                        }
+                        .is_some_and(|limit| start.elapsed().as_secs_f64() >= limit)
+                    {
+                        explorer.cancel();
+                    }
+                    // Cancelled (late, or the checkpoint cannot be
+                    // written), every job left returns at once, empty.
+                    if let Some(s) = explorer.job_summary(&split.jobs[j].0) {
+                        let _ = tx.send((j, s));
                     }
                 });
             })
@@ -401,7 +407,6 @@ fn count<R: Rules>(
             if failed.is_none() && last_save.elapsed().as_secs() >= 10 {
                 failed = save(&mut checkpoint).err();
                 if failed.is_some() {
-                    stop.store(true, Relaxed);
                     explorer.cancel();
                 }
                 last_save = std::time::Instant::now();
@@ -453,7 +458,7 @@ fn count<R: Rules>(
             checkpoint.seconds
         );
     }
-    Ok(Ok(split.combine(checkpoint.done.values())))
+    Ok(Ok(split.combine(&checkpoint.done)))
 }
 
 /// Prints a stopped count: what is done, and what it extrapolates to.
@@ -479,7 +484,6 @@ fn report_partial(args: &Args, p: &Partial, out: &mut dyn Write) -> Result<(), C
         out.write_all(super::json::line(&doc).as_bytes())?;
         return Ok(());
     }
-    let length = |l: Option<u32>| l.map_or("-".to_string(), |l| l.to_string());
     let both = if args.both {
         format!(" ({} strong)", strong.winning)
     } else {
