@@ -26,11 +26,13 @@
 //! assert_eq!(mancala::perft::perft::<Kalah>(&start, 2), 35);
 //! ```
 #![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod db;
 pub mod draw;
 pub mod games;
 pub mod index;
+pub mod mem;
 pub mod notation;
 pub mod openings;
 pub mod packed;

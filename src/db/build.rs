@@ -58,6 +58,7 @@
 use super::{canonical_rank, Level};
 use crate::games::{MoveList, Rules};
 use crate::index::Indexer;
+use crate::mem::{prefetch, Atomics};
 use crate::position::Position;
 use crate::search::negamax::{final_gain, move_gain};
 use rayon::prelude::*;
@@ -94,42 +95,6 @@ fn unpack(w: u16) -> (i8, i8) {
     (w as u8 as i8, (w >> 8) as u8 as i8)
 }
 
-/// The bounds of every board of a level, one [`pack`]ed word each, in
-/// anonymous memory advised to use huge pages: the children of a board sit
-/// anywhere in the level, and with 4 KiB pages nearly every child's lookup
-/// in a large level would also miss the TLB.
-struct Bounds {
-    map: memmap2::MmapMut,
-    len: usize,
-}
-
-impl Bounds {
-    /// Room for `len` words, or `None` if the memory cannot be mapped.
-    fn new(len: usize) -> Option<Bounds> {
-        let map = memmap2::MmapMut::map_anon((2 * len).max(1)).ok()?;
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
-        Some(Bounds { map, len })
-    }
-
-    /// The words, shared between the threads.
-    fn words(&self) -> &[AtomicU16] {
-        let ptr = self.map.as_ptr();
-        debug_assert_eq!(ptr as usize % std::mem::align_of::<AtomicU16>(), 0);
-        debug_assert!(self.map.len() >= 2 * self.len);
-        // SAFETY: `map` is an anonymous mapping of at least `2 * len` bytes
-        // owned by `self`, so the slice lives no longer than the memory,
-        // and the `MmapMut` is never used mutably after creation, so
-        // nothing aliases it mutably. Mappings are page-aligned, hence
-        // aligned for `AtomicU16`, which has the size and alignment of
-        // `u16`; every bit pattern (the kernel's zero fill included) is a
-        // valid `AtomicU16`. All access goes through atomics, so sharing
-        // the slice between threads is sound. Every build in the tests
-        // goes through here.
-        unsafe { std::slice::from_raw_parts(ptr.cast::<AtomicU16>(), self.len) }
-    }
-}
-
 /// Bytes of working memory the build of a level of `entries` boards needs
 /// beyond the lower levels (two bounds per board).
 pub fn working_bytes(entries: u64) -> u64 {
@@ -151,8 +116,11 @@ pub fn build_level<R: Rules>(
     let ix = Indexer::new(2 * n, k).expect("levels are below 2^64 boards");
     let count = ix.count();
     let kk = k as i8;
-    let memory = Bounds::new(count as usize)?;
-    let bounds = memory.words();
+    // The bounds of every board, one [`pack`]ed word each: the children of a
+    // board sit anywhere in the level, hence memory advised to use huge
+    // pages (see `crate::mem`).
+    let memory = Atomics::<AtomicU16>::zeroed(usize::try_from(count).ok()?).ok()?;
+    let bounds = &memory[..];
     bounds
         .par_iter()
         .for_each(|b| b.store(pack(-kk, kk), Ordering::Relaxed));
@@ -276,19 +244,61 @@ fn bounds_over_moves(
     (nl, nh)
 }
 
-/// Asks the processor to bring the cache line of `x` closer.
-#[inline]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 processor has;
-    // the pointer comes from a reference, so it is valid, and a prefetch
-    // is only a hint that reads nothing into the program. Exercised by
-    // every build in the tests.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (x as *const T).cast::<i8>(),
-        );
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Awari;
+
+    /// Builds the first levels of 2-pit Awari (cycles included) and checks
+    /// that every board's value is the best over its moves: the minimax
+    /// equation that the true values satisfy. Small enough for Miri, which
+    /// checks the bounds' shared memory here.
+    #[test]
+    fn small_levels_satisfy_the_minimax_equation() {
+        let n = 2;
+        let top = if cfg!(miri) { 3 } else { 10 };
+        let progress = Progress::default();
+        let stop = AtomicBool::new(false);
+        let mut indexes = Vec::new();
+        let mut values: Vec<Vec<u8>> = Vec::new();
+        for k in 0..=top {
+            indexes.push(Indexer::new(2 * n, k).unwrap());
+            let lower: Vec<Level<'_>> = (0..k)
+                .map(|j| Level {
+                    index: &indexes[j],
+                    bytes: &values[j],
+                })
+                .collect();
+            let got = build_level::<Awari>(n, k, &lower, &progress, &stop).unwrap();
+            values.push(got.iter().map(|&v| v as u8).collect());
+        }
+        for k in 0..=top {
+            let ix = &indexes[k];
+            let mut board = [0u8; 4];
+            for r in 0..ix.count() {
+                ix.unrank(r, &mut board);
+                let pos = Position::from_board(n, &board);
+                let mut moves = MoveList::new();
+                let want = match Awari::generate(&pos, &mut moves) {
+                    Some(score) => final_gain(&pos, score),
+                    None => moves
+                        .iter()
+                        .map(|(_, child)| {
+                            let ck = child.board_seeds();
+                            let g = i32::from(
+                                values[ck][canonical_rank(&indexes[ck], child) as usize] as i8,
+                            );
+                            if child.to_move() == pos.to_move() {
+                                move_gain(&pos, child) + g
+                            } else {
+                                move_gain(&pos, child) - g
+                            }
+                        })
+                        .max()
+                        .unwrap(),
+                };
+                assert_eq!(i32::from(values[k][r as usize] as i8), want, "{pos}");
+            }
+        }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }

@@ -1,15 +1,16 @@
 //! The lock-free transposition table.
 //!
 //! **Concurrency policy.** The table is shared by every search thread
-//! without locks. Each entry is guarded by its own sequence counter (a
-//! seqlock): a writer claims the entry by moving the counter from an even
-//! value `s` to `s + 1` with a compare-and-swap, writes the key and data,
-//! and publishes with `s + 2` (release). A writer that finds the entry
-//! claimed by another thread simply drops its store: the table is a cache.
-//! A reader loads the counter (acquire), the key and data, then the counter
-//! again after an acquire fence, and uses the entry only if both counter
-//! loads agree and are even; a torn read is discarded, never used. Every
-//! field is an atomic, so there is no `unsafe` and no data race.
+//! without locks. Each entry is a [`slot::Slot`] guarded by its own
+//! sequence counter (a seqlock): a writer claims the entry with a
+//! compare-and-swap, writes, and publishes; a writer that finds the entry
+//! claimed by another thread simply drops its store (the table is a cache);
+//! a reader uses an entry only if no writer was at work while it read it,
+//! so a torn entry is discarded, never used. The protocol, its memory
+//! orderings and why they suffice on weak-memory processors are in
+//! [`slot`], checked by a `loom` model. Every field is an atomic, so there
+//! is no data race; the only `unsafe` is the table's memory
+//! ([`crate::mem::Atomics`], where the argument is written).
 //!
 //! **Exactness.** For a solver a key collision is a wrong answer, so the
 //! entry stores the *whole* 128-bit [`PackedBoard`] and a probe returns data
@@ -33,8 +34,17 @@
 //! Replacement: a bucket holds two entries; a store goes to the entry
 //! with the same key, else to the one holding less work.
 
+mod slot;
+
+use crate::mem::Atomics;
 use crate::packed::PackedBoard;
-use std::sync::atomic::{fence, AtomicU64, Ordering};
+use slot::Slot;
+
+/// The atomics the slots are made of (the `loom` model of [`slot`]
+/// compiles that file with its own).
+mod sync {
+    pub(super) use std::sync::atomic::{fence, AtomicU64, Ordering};
+}
 
 const LOWER_BITS: u32 = 16;
 const UPPER_BITS: u32 = 16;
@@ -53,7 +63,7 @@ const VALID: u64 = 1 << (WORK_SHIFT + WORK_BITS + SPARE_BITS);
 /// Bytes per entry.
 pub const ENTRY_BYTES: usize = 32;
 const _: () = assert!(
-    std::mem::size_of::<Entry>() == ENTRY_BYTES && std::mem::align_of::<Entry>() == ENTRY_BYTES
+    std::mem::size_of::<Slot>() == ENTRY_BYTES && std::mem::align_of::<Slot>() == ENTRY_BYTES
 );
 const ENTRIES_PER_BUCKET: usize = 2;
 
@@ -90,62 +100,20 @@ impl Stored {
     }
 }
 
-#[derive(Default)]
-#[repr(align(32))]
-struct Entry {
-    seq: AtomicU64,
-    key0: AtomicU64,
-    key1: AtomicU64,
-    data: AtomicU64,
-}
-
-impl Entry {
-    /// The entry's key and data, if not being written.
-    #[inline]
-    fn read(&self) -> Option<(u128, u64)> {
-        let s1 = self.seq.load(Ordering::Acquire);
-        if s1 & 1 == 1 {
-            return None;
-        }
-        let k0 = self.key0.load(Ordering::Relaxed);
-        let k1 = self.key1.load(Ordering::Relaxed);
-        let d = self.data.load(Ordering::Relaxed);
-        fence(Ordering::Acquire);
-        let s2 = self.seq.load(Ordering::Relaxed);
-        (s1 == s2).then_some((u128::from(k0) | u128::from(k1) << 64, d))
-    }
-
-    #[inline]
-    fn write(&self, key: u128, data: u64) {
-        let s = self.seq.load(Ordering::Relaxed);
-        if s & 1 == 1
-            || self
-                .seq
-                .compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed)
-                .is_err()
-        {
-            return;
-        }
-        self.key0.store(key as u64, Ordering::Relaxed);
-        self.key1.store((key >> 64) as u64, Ordering::Relaxed);
-        self.data.store(data, Ordering::Relaxed);
-        self.seq.store(s + 2, Ordering::Release);
-    }
-}
+// SAFETY: a `Slot` is four `AtomicU64`s: all-zero is a valid value of each
+// (counter 0, even: a readable slot holding key 0 and data 0, whose valid
+// bit is clear), and every mutation goes through `&self`.
+unsafe impl crate::mem::ZeroValid for Slot {}
 
 /// A fixed-size, lock-free, exact transposition table (see module docs).
 pub struct Table {
-    /// The memory of the entries: an anonymous mapping, so its pages are
-    /// zeroed by the kernel when first touched and a large table costs
-    /// nothing until it is used. (Asking for huge pages made page faults
-    /// far slower on the test machine, whose kernel compacts memory on
-    /// such faults, so the table does not.)
-    map: memmap2::MmapMut,
-    len: usize,
+    /// The entries, in zero-filled memory whose pages cost nothing until
+    /// they are first touched.
+    entries: Atomics<Slot>,
     bucket_mask: usize,
 }
 
-/// Mixes a 128-bit key into a bucket hash./// Mixes a 128-bit key into a bucket hash.
+/// Mixes a 128-bit key into a bucket hash.
 #[inline]
 fn hash(key: u128) -> u64 {
     let x = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
@@ -164,49 +132,24 @@ impl Table {
         let buckets = (bytes / (ENTRY_BYTES * ENTRIES_PER_BUCKET)).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
         let len = buckets * ENTRIES_PER_BUCKET;
-        let map = memmap2::MmapMut::map_anon(len * ENTRY_BYTES).unwrap_or_else(|e| {
+        let entries = Atomics::zeroed(len).unwrap_or_else(|e| {
             panic!("cannot map {} bytes for the table: {e}", len * ENTRY_BYTES)
         });
-        // Huge pages: a probe is a random access anywhere in the table, and
-        // with 4 KiB pages nearly every probe of a large table also misses
-        // the TLB. Measured on `kalah:5x4` with 2 GiB: 3.5 s instead of
-        // 7 to 10 s. Only advice: if the kernel declines, nothing changes.
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
         Table {
-            map,
-            len,
+            entries,
             bucket_mask: buckets - 1,
         }
     }
 
-    /// The entries.
-    #[inline]
-    fn entries(&self) -> &[Entry] {
-        let ptr = self.map.as_ptr();
-        debug_assert_eq!(ptr as usize % std::mem::align_of::<Entry>(), 0);
-        debug_assert!(self.map.len() >= self.len * std::mem::size_of::<Entry>());
-        // SAFETY: `map` is an anonymous mapping of `len * ENTRY_BYTES`
-        // bytes owned by `self`, so the slice lives no longer than the
-        // memory and nothing else aliases it mutably (the `MmapMut` is never
-        // used mutably after creation). Mappings are page-aligned, hence
-        // aligned for `Entry` (32 bytes). `Entry` is four `AtomicU64`s
-        // (`repr(align(32))`, size 32 = ENTRY_BYTES, checked below), and
-        // every bit pattern, including the kernel's zero fill, is a valid
-        // `AtomicU64`. All access goes through atomics, so sharing the slice
-        // between threads is sound.
-        unsafe { std::slice::from_raw_parts(ptr.cast::<Entry>(), self.len) }
-    }
-
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.len * ENTRY_BYTES
+        self.entries.len() * ENTRY_BYTES
     }
 
     #[inline]
-    fn bucket(&self, key: u128) -> &[Entry] {
+    fn bucket(&self, key: u128) -> &[Slot] {
         let b = (hash(key) as usize) & self.bucket_mask;
-        &self.entries()[b * ENTRIES_PER_BUCKET..(b + 1) * ENTRIES_PER_BUCKET]
+        &self.entries[b * ENTRIES_PER_BUCKET..(b + 1) * ENTRIES_PER_BUCKET]
     }
 
     /// Asks the processor to start loading the bucket of `key`, so that
@@ -214,24 +157,7 @@ impl Table {
     /// paying them one after another.
     #[inline]
     pub fn prefetch(&self, key: PackedBoard) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let b = (hash(key.0) as usize) & self.bucket_mask;
-            let ptr = self.entries()[b * ENTRIES_PER_BUCKET..]
-                .as_ptr()
-                .cast::<i8>();
-            // SAFETY: `_mm_prefetch` needs SSE, which every x86_64
-            // processor has (it is in the target's baseline features). A
-            // prefetch is only a hint: it reads nothing into the program,
-            // writes nothing and never faults, and `ptr` points into the
-            // table's own mapping anyway (`b` is masked to a bucket index).
-            // Exercised by the `prefetch_then_probe` test.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::mem::prefetch(&self.bucket(key.0)[0]);
     }
 
     /// What is stored for exactly this board, if anything.
@@ -275,7 +201,7 @@ impl Table {
 
     /// Empties the table.
     pub fn clear(&self) {
-        for e in self.entries() {
+        for e in self.entries.iter() {
             e.write(0, 0);
         }
     }
@@ -320,7 +246,7 @@ mod tests {
             best: 2,
             work: 7,
         };
-        for k in 0..1000u128 {
+        for k in 0..if cfg!(miri) { 50 } else { 1000u128 } {
             let key = PackedBoard(k * 0x9E37_79B9_7F4A_7C15);
             t.prefetch(key);
             t.store(key, s);
@@ -366,12 +292,14 @@ mod tests {
         // Every thread writes entries whose data encodes the key; a reader
         // that ever sees a key with another key's data has seen a torn
         // entry.
+        // Miri runs this too (far slower): fewer rounds there.
+        const ITERATIONS: u128 = if cfg!(miri) { 300 } else { 200_000 };
         let t = Table::with_bytes(1 << 10);
         std::thread::scope(|scope| {
             for id in 0..4u128 {
                 let t = &t;
                 scope.spawn(move || {
-                    for i in 0..200_000u128 {
+                    for i in 0..ITERATIONS {
                         let k = (i * 4 + id) % 509 + 1;
                         let key = PackedBoard(k << 64 | k);
                         let v = Stored {
