@@ -31,7 +31,7 @@ pub fn draw(variant: &Variant, pos: &Position) -> String {
         .unwrap_or(1)
         .max(3);
     let cell = width + 2; // one cell: a space, the count, a space
-    let label = if variant.game.has_stores() {
+    let label = if variant.game().has_stores() {
         "store"
     } else {
         "captured"
@@ -58,10 +58,10 @@ pub fn draw(variant: &Variant, pos: &Position) -> String {
     let _ = writeln!(
         out,
         "{}  North {label} {}, South {label} {}",
-        if variant.sized {
+        if variant.is_sized() {
             variant.to_string()
         } else {
-            variant.game.to_string()
+            variant.game().to_string()
         },
         caps[0],
         caps[1]

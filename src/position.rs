@@ -146,7 +146,10 @@ impl Position {
     /// If `n` is outside `1..=MAX_N` or `2 * n * s > MAX_SEEDS`; game variants
     /// ([`crate::Variant`]) check this when they are parsed.
     pub fn start(n: usize, s: usize) -> Position {
-        assert!((1..=MAX_N).contains(&n) && 2 * n * s <= MAX_SEEDS);
+        assert!(
+            (1..=MAX_N).contains(&n) && s.checked_mul(2 * n).is_some_and(|t| t <= MAX_SEEDS),
+            "{n} pits a row with {s} seeds a pit is outside the engine's limits"
+        );
         let mut pits = [0u8; MAX_PITS];
         pits[..2 * n].fill(s as u8);
         Position {

@@ -87,7 +87,7 @@ pub fn board(variant: &Variant, pos: &Position, last: Option<(Side, usize)>) -> 
     let height = 2.0 * MARGIN + TITLE + 2.0 * LABEL + 2.0 * PIT + GAP;
     let top = MARGIN + TITLE + LABEL; // top of North's row
     let left = MARGIN + STORE + GAP; // left of the pits
-    let store_label = if variant.game.has_stores() {
+    let store_label = if variant.game().has_stores() {
         "store"
     } else {
         "captured"

@@ -32,21 +32,63 @@ pub enum VariantError {
     },
 }
 
-/// A game and its board: `n` pits per row, `s` seeds per pit.
+/// A game and its board: `n` pits per row, `s` seeds per pit, always
+/// within the engine's limits (the fields are private, so every `Variant`
+/// comes from [`Variant::new`], [`Variant::standard`] or parsing).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Variant {
-    /// The game.
-    pub game: Game,
-    /// Pits per row.
-    pub n: usize,
-    /// Seeds per pit at the start.
-    pub s: usize,
-    /// Whether the size was given (`NAME:NxS`): positions must then match
-    /// it exactly. A bare `NAME` takes `n` from a position's rows.
-    pub sized: bool,
+    game: Game,
+    n: usize,
+    s: usize,
+    sized: bool,
 }
 
 impl Variant {
+    /// The variant of `game` with `n` pits a row and `s` seeds a pit
+    /// (positions must then match that size), if the engine supports it:
+    /// `1..=MAX_N` pits and `1..=MAX_SEEDS` seeds in all.
+    pub fn new(game: Game, n: usize, s: usize) -> Result<Variant, VariantError> {
+        let (n64, s64) = (n as u64, s as u64);
+        if n == 0 || n > MAX_N {
+            return Err(VariantError::PitsOutOfRange(n64));
+        }
+        let total = 2 * n64 * s64.min(u64::MAX / 64);
+        if s == 0 || total > MAX_SEEDS as u64 {
+            return Err(VariantError::SeedsOutOfRange {
+                n: n64,
+                seeds: s64,
+                total,
+            });
+        }
+        Ok(Variant {
+            game,
+            n,
+            s,
+            sized: true,
+        })
+    }
+
+    /// The game.
+    pub fn game(&self) -> Game {
+        self.game
+    }
+
+    /// Pits per row.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Seeds per pit at the start.
+    pub fn s(&self) -> usize {
+        self.s
+    }
+
+    /// Whether the size was given (`NAME:NxS`): positions must then match
+    /// it exactly. A bare `NAME` takes `n` from a position's rows.
+    pub fn is_sized(&self) -> bool {
+        self.sized
+    }
+
     /// The variant of `game` at its traditional size.
     pub fn standard(game: Game) -> Variant {
         let (n, s) = game.default_size();
@@ -125,16 +167,8 @@ impl FromStr for Variant {
         if n == 0 || n > MAX_N as u64 {
             return Err(VariantError::PitsOutOfRange(n));
         }
-        let total = 2 * n * seeds.min(u64::MAX / 64);
-        if seeds == 0 || total > MAX_SEEDS as u64 {
-            return Err(VariantError::SeedsOutOfRange { n, seeds, total });
-        }
-        Ok(Variant {
-            game,
-            n: n as usize,
-            s: seeds as usize,
-            sized: true,
-        })
+        let seeds = usize::try_from(seeds).unwrap_or(usize::MAX);
+        Variant::new(game, n as usize, seeds)
     }
 }
 
@@ -186,6 +220,35 @@ mod tests {
             e("kalah:99999999999999999999x4"),
             PitsOutOfRange(_)
         ));
+    }
+
+    #[test]
+    fn new_checks_like_parsing() {
+        use VariantError::*;
+        let v = Variant::new(Game::Dakon, 5, 5).unwrap();
+        assert_eq!(v, "dakon:5x5".parse().unwrap());
+        assert_eq!(
+            (v.game(), v.n(), v.s(), v.is_sized()),
+            (Game::Dakon, 5, 5, true)
+        );
+        assert_eq!(Variant::new(Game::Kalah, 0, 4), Err(PitsOutOfRange(0)));
+        assert_eq!(Variant::new(Game::Kalah, 17, 1), Err(PitsOutOfRange(17)));
+        assert!(matches!(
+            Variant::new(Game::Kalah, 6, 0),
+            Err(SeedsOutOfRange { .. })
+        ));
+        // 2 * n * s would wrap in release builds: refused, not wrapped.
+        assert!(matches!(
+            Variant::new(Game::Kalah, 16, usize::MAX / 16 + 1),
+            Err(SeedsOutOfRange { .. })
+        ));
+    }
+
+    #[test]
+    fn start_refuses_sizes_that_wrap() {
+        let wraps = std::panic::catch_unwind(|| Position::start(16, usize::MAX / 32 + 1));
+        assert!(wraps.is_err());
+        assert_eq!(Position::start(2, 3).total_seeds(), 12);
     }
 
     #[test]

@@ -195,22 +195,22 @@ fn the_solver_gives_the_same_values_with_databases_and_searches_less() {
         ("dakon:4x2", 12),
     ] {
         let v: Variant = spec.parse().unwrap();
-        let dir = TempDir::new(&format!("solver-{}", v.game));
-        let db = Arc::new(build(v.game, v.n, max, &dir.0));
+        let dir = TempDir::new(&format!("solver-{}", v.game()));
+        let db = Arc::new(build(v.game(), v.n(), max, &dir.0));
         let options = Options {
             threads: 1,
             tt_bytes: 16 << 20,
             ..Options::default()
         };
         let (mut with_nodes, mut without_nodes) = (0, 0);
-        for pos in random_positions(&v, 25, 11 + v.game as u64) {
-            let plain = Solver::new(options);
-            let probing = Solver::new(options).with_database(db.clone());
-            let a = dispatch!(v.game, R => plain.solve::<R>(&pos)).unwrap();
-            let b = dispatch!(v.game, R => probing.solve::<R>(&pos)).unwrap();
+        for pos in random_positions(&v, 25, 11 + v.game() as u64) {
+            let mut plain = Solver::new(options);
+            let mut probing = Solver::new(options).with_database(db.clone());
+            let a = dispatch!(v.game(), R => plain.solve::<R>(&pos)).unwrap();
+            let b = dispatch!(v.game(), R => probing.solve::<R>(&pos)).unwrap();
             assert_eq!(a.value, b.value, "{spec} \"{pos}\"");
-            let a = dispatch!(v.game, R => plain.analyse::<R>(&pos)).unwrap();
-            let b = dispatch!(v.game, R => probing.analyse::<R>(&pos)).unwrap();
+            let a = dispatch!(v.game(), R => plain.analyse::<R>(&pos)).unwrap();
+            let b = dispatch!(v.game(), R => probing.analyse::<R>(&pos)).unwrap();
             assert_eq!(a, b, "{spec} \"{pos}\": analyse");
             without_nodes += plain.nodes();
             with_nodes += probing.nodes();
@@ -227,7 +227,7 @@ fn the_solver_gives_the_same_values_with_databases_and_searches_less() {
 fn a_database_of_another_game_or_row_length_is_refused_by_the_solver() {
     let dir = TempDir::new("wrong");
     let db = Arc::new(build(Game::Kalah, 3, 4, &dir.0));
-    let solver = Solver::new(Options {
+    let mut solver = Solver::new(Options {
         threads: 1,
         tt_bytes: 1 << 20,
         ..Options::default()

@@ -273,7 +273,7 @@ fn an_interrupted_count_resumes_from_its_checkpoint() {
     let full = Checkpoint::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(full.done.len(), full.jobs);
     let variant: mancala::Variant = spec.parse().unwrap();
-    let need = Criterion::Majority.threshold(variant.start().total_seeds(), variant.s);
+    let need = Criterion::Majority.threshold(variant.start().total_seeds(), variant.s());
     let explorer = Explorer::<Dakon>::new(need, 0);
     let split = explorer.split_at(&variant.start(), full.depth);
     assert_eq!(split.jobs.len(), full.jobs);

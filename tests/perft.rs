@@ -43,7 +43,7 @@ fn perft_tables_match_the_plain_implementation() {
     for row in rows.iter().filter(|r| r.count <= MAX_COUNT) {
         let variant: Variant = row.game.parse().unwrap();
         let pos = variant.parse_position(&row.position).unwrap();
-        let got = dispatch!(variant.game, R => perft::<R>(&pos, row.depth));
+        let got = dispatch!(variant.game(), R => perft::<R>(&pos, row.depth));
         if got != row.count {
             failures.push(format!(
                 "{} \"{}\" depth {}: engine {got}, table {}",

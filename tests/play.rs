@@ -77,7 +77,7 @@ fn solver() -> Solver {
 
 /// Replays a transcript; returns how many moves the perfect player made.
 fn check_transcript(v: &Variant, start: Position, human: Side, text: &str) -> usize {
-    let solver = solver();
+    let mut solver = solver();
     let mut pos = start;
     let mut machine = 0;
     let mut lines = text.lines().peekable();
@@ -93,7 +93,7 @@ fn check_transcript(v: &Variant, start: Position, human: Side, text: &str) -> us
             assert_eq!(who, pos.to_move().name(), "{line}");
             assert_ne!(pos.to_move(), human, "{line}");
             let m: Move = rest.split(' ').next().unwrap().parse().unwrap();
-            let values = dispatch!(v.game, R => solver.analyse::<R>(&pos)).unwrap();
+            let values = dispatch!(v.game(), R => solver.analyse::<R>(&pos)).unwrap();
             let best = values.iter().map(|&(_, x)| x).max().unwrap();
             let chosen = values.iter().find(|&&(x, _)| x == m).unwrap().1;
             assert_eq!(chosen, best, "{line} in {pos}: {values:?}");
@@ -105,7 +105,7 @@ fn check_transcript(v: &Variant, start: Position, human: Side, text: &str) -> us
             pos = moves.iter().find(|(x, _)| *x == m).unwrap().1;
             machine += 1;
         } else if line.ends_with(": hint") {
-            let values = dispatch!(v.game, R => solver.analyse::<R>(&pos)).unwrap();
+            let values = dispatch!(v.game(), R => solver.analyse::<R>(&pos)).unwrap();
             for (m, x) in values {
                 let hint = lines.next().expect("a hint line");
                 let words = format!("you {}", verdict(x, ["win", "lose", "draw"]));
@@ -145,7 +145,7 @@ fn perfect_player_keeps_the_value() {
     ] {
         let v: Variant = game.parse().unwrap();
         for (side, human) in [("south", Side::South), ("north", Side::North)] {
-            let input = typing(seed, v.n, 300);
+            let input = typing(seed, v.n(), 300);
             let text = play(
                 &[
                     "--game",
@@ -239,7 +239,7 @@ fn plays_with_databases() {
     assert_eq!(out.status.code(), Some(0));
     let v: Variant = "awari:3x2".parse().unwrap();
     for seed in 10..14 {
-        let input = typing(seed, v.n, 200);
+        let input = typing(seed, v.n(), 200);
         let text = play(
             &[
                 "--game",

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 /// memoised.
 struct Values<'a> {
     v: Variant,
-    solver: &'a Solver,
+    solver: &'a mut Solver,
     memo: HashMap<Position, Vec<(Move, Position, i32)>>,
 }
 
@@ -34,7 +34,7 @@ impl Values<'_> {
         let x = if self.v.generate(pos, &mut moves).is_some() {
             Vec::new()
         } else {
-            let values = dispatch!(self.v.game, R => self.solver.analyse::<R>(pos)).unwrap();
+            let values = dispatch!(self.v.game(), R => self.solver.analyse::<R>(pos)).unwrap();
             moves
                 .iter()
                 .zip(&values)
@@ -173,14 +173,14 @@ fn mined_puzzles_are_puzzles() {
         assert_eq!(plain.lines().collect::<Vec<_>>(), cut, "{game}");
         let _ = std::fs::remove_dir_all(&dir);
         let v: Variant = game.parse().unwrap();
-        let solver = Solver::new(Options {
+        let mut solver = Solver::new(Options {
             threads: 1,
             tt_bytes: 16 << 20,
             ..Options::default()
         });
         let mut values = Values {
             v,
-            solver: &solver,
+            solver: &mut solver,
             memo: HashMap::new(),
         };
         let lines: Vec<&str> = listed.lines().collect();

@@ -19,7 +19,7 @@ fn check_variant(spec: &str, failures: &mut Vec<String>) -> usize {
     let Some(values) = retro::solve_reachable_limited(spec, &start, MAX_REACHABLE) else {
         return 0;
     };
-    let solver = Solver::new(Options {
+    let mut solver = Solver::new(Options {
         threads: 1,
         tt_bytes: 16 << 20,
         ..Options::default()
@@ -29,7 +29,7 @@ fn check_variant(spec: &str, failures: &mut Vec<String>) -> usize {
     for (p, &expected) in positions {
         let text = plain::format_pos(p);
         let pos = v.parse_position(&text).unwrap();
-        let got = dispatch!(v.game, R => solver.solve::<R>(&pos))
+        let got = dispatch!(v.game(), R => solver.solve::<R>(&pos))
             .unwrap()
             .value;
         if got != expected && failures.len() < 30 {

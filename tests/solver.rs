@@ -61,8 +61,8 @@ fn random_positions(game: Game, count: usize, seed: u64) -> Vec<(Variant, Positi
 
 #[test]
 fn parallel_and_serial_search_agree() {
-    let serial = solver(1);
-    let parallel = solver(2);
+    let mut serial = solver(1);
+    let mut parallel = solver(2);
     let mut compared = 0;
     for game in Game::ALL {
         for (v, pos) in random_positions(game, 40, 7 + game as u64) {
@@ -79,7 +79,7 @@ fn parallel_and_serial_search_agree() {
 
 #[test]
 fn solve_agrees_with_analyse_and_best_move_keeps_the_value() {
-    let s = solver(1);
+    let mut s = solver(1);
     for game in Game::ALL {
         for (v, pos) in random_positions(game, 25, 99 + game as u64) {
             let sol = dispatch!(game, R => s.solve::<R>(&pos)).unwrap();
@@ -101,10 +101,11 @@ fn solve_agrees_with_analyse_and_best_move_keeps_the_value() {
 fn a_level_too_large_fails_cleanly_and_the_solver_recovers() {
     use mancala::games::Awari;
     use mancala::search::SolveError;
-    let tiny = Solver::new(Options {
+    let mut tiny = Solver::new(Options {
         threads: 1,
         tt_bytes: 1 << 20,
         level_limit: 50,
+        ..Options::default()
     });
     let v: Variant = "awari:4x2".parse().unwrap();
     assert_eq!(tiny.solve::<Awari>(&v.start()), Err(SolveError::TooLarge));
@@ -114,4 +115,27 @@ fn a_level_too_large_fails_cleanly_and_the_solver_recovers() {
     assert_eq!(s.value, 8);
     // And with room enough, the same awari position solves (value 0).
     assert_eq!(solver(1).solve::<Awari>(&v.start()).unwrap().value, 0);
+}
+
+#[test]
+fn a_search_deeper_than_its_stack_fails_cleanly_and_the_solver_recovers() {
+    use mancala::games::Awari;
+    use mancala::search::SolveError;
+    // 128 KiB of stack holds a few dozen plies: the full Awari board goes
+    // deeper at once. The solve must fail with an error, not abort.
+    let mut shallow = Solver::new(Options {
+        threads: 2,
+        tt_bytes: 1 << 20,
+        stack_bytes: 128 << 10,
+        ..Options::default()
+    });
+    let v: Variant = "awari".parse().unwrap();
+    assert!(matches!(
+        shallow.solve::<Awari>(&v.start()),
+        Err(SolveError::TooDeep { .. })
+    ));
+    // Shallow positions still solve with the same solver.
+    let small: Variant = "awari:2x2".parse().unwrap();
+    let got = shallow.solve::<Awari>(&small.start()).unwrap().value;
+    assert_eq!(got, solver(1).solve::<Awari>(&small.start()).unwrap().value);
 }

@@ -31,15 +31,15 @@ pub struct Args {
 /// and both sides play perfectly afterwards. Nothing on a terminal position.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (variant, pos) = args.game.resolve()?;
-    let solver = args.search.solver(&variant, &pos)?;
+    let mut solver = args.search.solver(&variant, &pos)?;
     let values = args.search.with_progress(
-        &solver,
-        || dispatch!(variant.game, R => solver.analyse::<R>(&pos)),
+        solver.progress(),
+        || dispatch!(variant.game(), R => solver.analyse::<R>(&pos)),
     )?;
     let line = if args.line {
         Some(args.search.with_progress(
-            &solver,
-            || dispatch!(variant.game, R => solver.principal_variation::<R>(&pos, args.max_plies)),
+            solver.progress(),
+            || dispatch!(variant.game(), R => solver.principal_variation::<R>(&pos, args.max_plies)),
         )?)
     } else {
         None

@@ -26,7 +26,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         let mv: Move = text
             .parse()
             .map_err(|e| CliError::Move(format!("move #{}: {e}", i + 1)))?;
-        pos = dispatch!(variant.game, R => play::<R>(&pos, mv))
+        pos = dispatch!(variant.game(), R => play::<R>(&pos, mv))
             .map_err(|e| CliError::illegal(i, &pos, e))?;
     }
     if args.json {

@@ -51,7 +51,7 @@ impl Which {
     /// the files at memory speed: cheap beside any use of them).
     fn open(&self) -> Result<(Variant, Database), CliError> {
         let v = self.variant()?;
-        let db = Database::open(&self.dir, v.game, v.n, true)?;
+        let db = Database::open(&self.dir, v.game(), v.n(), true)?;
         Ok((v, db))
     }
 }
@@ -131,7 +131,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             if let Some(path) = &a.plot {
                 let title = format!(
                     "{} with {} pits a row: boards with {k} seeds, South to move",
-                    v.game, v.n
+                    v.game(),
+                    v.n()
                 );
                 super::write_file(path, mancala::svg::histogram(&title, &values).as_bytes())?;
             }
@@ -141,8 +142,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                     .map(|&(value, count)| serde_json::json!({"value": value, "count": count}))
                     .collect();
                 let doc = serde_json::json!({
-                    "game": v.game.to_string(),
-                    "n": v.n,
+                    "game": v.game().to_string(),
+                    "n": v.n(),
                     "seeds": k,
                     "boards": values.iter().map(|&(_, c)| c).sum::<u64>(),
                     "values": list,
@@ -160,14 +161,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             let pos = v
                 .parse_position(&a.position)
                 .map_err(|e| CliError::Position(a.position.clone(), e))?;
-            if pos.n() != v.n {
+            if pos.n() != v.n() {
                 return Err(CliError::Db(format!(
                     "the position has {} pits a row, the game {} pits",
                     pos.n(),
-                    v.n
+                    v.n()
                 )));
             }
-            let db = Database::open(&a.which.dir, v.game, v.n, true)?;
+            let db = Database::open(&a.which.dir, v.game(), v.n(), true)?;
             let k = pos.board_seeds();
             let gain = db.gain(&pos).ok_or_else(|| {
                 CliError::Db(format!(
@@ -199,7 +200,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             let mut wrong = 0;
             let mut report = Vec::new();
             for k in levels {
-                let (bad, shown) = dispatch!(v.game, R => db.verify::<R>(k))?;
+                let (bad, shown) = dispatch!(v.game(), R => db.verify::<R>(k))?;
                 if a.json {
                     report.push(serde_json::json!({"seeds": k, "wrong": bad, "examples": shown}));
                 } else {
@@ -212,7 +213,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             }
             if a.json {
                 let doc =
-                    serde_json::json!({"game": v.game.to_string(), "n": v.n, "levels": report});
+                    serde_json::json!({"game": v.game().to_string(), "n": v.n(), "levels": report});
                 out.write_all(super::json::line(&doc).as_bytes())?;
             }
             if wrong > 0 {
@@ -228,7 +229,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let v = a.which.variant()?;
     let k = usize::from(a.max_seeds);
-    let peak = db::peak_bytes(v.n, k);
+    let peak = db::peak_bytes(v.n(), k);
     let options = BuildOptions {
         dir: a.which.dir.clone(),
         memory_bytes: a.memory << 20,
@@ -244,8 +245,8 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if !a.quiet {
         eprintln!(
             "building {} with {} pits a row, levels 0 to {k}: about {} MiB at the peak (limit {} MiB), {} threads",
-            v.game,
-            v.n,
+            v.game(),
+            v.n(),
             peak.div_ceil(1 << 20),
             a.memory,
             pool.current_num_threads()
@@ -291,7 +292,7 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
             });
         }
         let r = pool.install(
-            || dispatch!(v.game, R => db::build_all::<R>(v.n, k, &options, &progress, &log, &stop)),
+            || dispatch!(v.game(), R => db::build_all::<R>(v.n(), k, &options, &progress, &log, &stop)),
         );
         done.store(true, Relaxed);
         r
@@ -299,7 +300,7 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if a.json {
         let doc = serde_json::json!({
             "game": result.game().to_string(),
-            "n": v.n,
+            "n": v.n(),
             "max_seeds": result.max_seeds(),
             "dir": a.which.dir.display().to_string(),
             "seconds": started.elapsed().as_secs_f64(),

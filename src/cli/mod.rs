@@ -130,7 +130,7 @@ impl SearchArgs {
         Ok(match &self.db {
             None => solver,
             Some(dir) => {
-                let db = mancala::db::Database::open(dir, variant.game, pos.n(), true)?;
+                let db = mancala::db::Database::open(dir, variant.game(), pos.n(), true)?;
                 solver.with_database(std::sync::Arc::new(db))
             }
         })
@@ -138,14 +138,18 @@ impl SearchArgs {
 
     /// Runs `work`, showing the solver's progress on stderr (nodes, rate,
     /// bounds on the value) when stderr is a terminal and not `--quiet`.
-    pub fn with_progress<T: Send>(&self, solver: &Solver, work: impl FnOnce() -> T + Send) -> T {
+    pub fn with_progress<T: Send>(
+        &self,
+        progress: std::sync::Arc<mancala::search::Progress>,
+        work: impl FnOnce() -> T + Send,
+    ) -> T {
         use std::io::IsTerminal;
         if self.quiet || !std::io::stderr().is_terminal() {
             return work();
         }
         let done = std::sync::atomic::AtomicBool::new(false);
         std::thread::scope(|scope| {
-            scope.spawn(|| progress_loop(solver, &done));
+            scope.spawn(|| progress_loop(&progress, &done));
             let result = work();
             done.store(true, std::sync::atomic::Ordering::Relaxed);
             result
@@ -153,7 +157,7 @@ impl SearchArgs {
     }
 }
 
-fn progress_loop(solver: &Solver, done: &std::sync::atomic::AtomicBool) {
+fn progress_loop(p: &mancala::search::Progress, done: &std::sync::atomic::AtomicBool) {
     use std::sync::atomic::Ordering::Relaxed;
     let bar = indicatif::ProgressBar::new_spinner();
     bar.set_style(
@@ -167,7 +171,6 @@ fn progress_loop(solver: &Solver, done: &std::sync::atomic::AtomicBool) {
         if start.elapsed().as_millis() < 500 {
             continue;
         }
-        let p = solver.progress();
         let nodes = p.shared.nodes.load(Relaxed);
         let rate = nodes as f64 / start.elapsed().as_secs_f64();
         let (lo, hi) = (p.lower.load(Relaxed), p.upper.load(Relaxed));

@@ -84,7 +84,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "a first turn is South's: the position must have South to move".into(),
         ));
     }
-    if dispatch!(variant.game, R => R::generate(&pos, &mut mancala::MoveList::new())).is_some() {
+    if dispatch!(variant.game(), R => R::generate(&pos, &mut mancala::MoveList::new())).is_some() {
         return Err(CliError::Openings(
             "the game is over in that position".into(),
         ));
@@ -94,9 +94,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     } else {
         Criterion::Majority
     };
-    let need = criterion.threshold(pos.total_seeds(), variant.s);
+    let need = criterion.threshold(pos.total_seeds(), variant.s());
     let second = if args.both {
-        Criterion::Strong.threshold(pos.total_seeds(), variant.s)
+        Criterion::Strong.threshold(pos.total_seeds(), variant.s())
     } else {
         need
     };
@@ -109,7 +109,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         use std::io::IsTerminal;
         !args.quiet && std::io::stderr().is_terminal()
     };
-    dispatch!(variant.game, R => {
+    dispatch!(variant.game(), R => {
         let explorer = Explorer::<R>::with_thresholds([need, second], (args.memory << 20) as usize);
         let done = AtomicBool::new(false);
         let mut listed = Vec::new();

@@ -29,7 +29,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let mut depths = Vec::new();
     for d in 1..=args.depth {
         let t = Instant::now();
-        let count = dispatch!(variant.game, R => perft::perft::<R>(&pos, d));
+        let count = dispatch!(variant.game(), R => perft::perft::<R>(&pos, d));
         let seconds = t.elapsed().as_secs_f64();
         if args.json {
             depths.push(serde_json::json!({"depth": d, "count": count, "seconds": seconds}));
@@ -40,7 +40,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let mut divide = Vec::new();
     if args.divide {
-        for (m, count) in dispatch!(variant.game, R => perft::divide::<R>(&pos, args.depth)) {
+        for (m, count) in dispatch!(variant.game(), R => perft::divide::<R>(&pos, args.depth)) {
             if args.json {
                 divide.push(serde_json::json!({"move": m.to_string(), "count": count}));
             } else {

@@ -159,7 +159,7 @@ pub fn run(
             Ok(Command::Hint) => game.hint(out)?,
             Ok(Command::Undo) => game.undo(out)?,
             Ok(Command::Play(mv)) => {
-                match dispatch!(game.variant.game, R => play::<R>(&game.pos, mv)) {
+                match dispatch!(game.variant.game(), R => play::<R>(&game.pos, mv)) {
                     Ok(next) => {
                         game.history.push(game.pos);
                         game.pos = next;
@@ -187,9 +187,9 @@ impl Game {
     /// The perfect player's move: a best move of the solver.
     fn machine_moves(&mut self, out: &mut dyn Write) -> Result<(), CliError> {
         let pos = self.pos;
-        let s = dispatch!(self.variant.game, R => self.solver.solve::<R>(&pos))?;
+        let s = dispatch!(self.variant.game(), R => self.solver.solve::<R>(&pos))?;
         let mv = s.best.expect("the position is not over");
-        let next = dispatch!(self.variant.game, R => play::<R>(&pos, mv))
+        let next = dispatch!(self.variant.game(), R => play::<R>(&pos, mv))
             .expect("the solver's move is legal");
         self.history.push(pos);
         self.pos = next;
@@ -204,9 +204,9 @@ impl Game {
     }
 
     /// The exact value of every legal move, from the person's view.
-    fn hint(&self, out: &mut dyn Write) -> Result<(), CliError> {
+    fn hint(&mut self, out: &mut dyn Write) -> Result<(), CliError> {
         let pos = self.pos;
-        let values = dispatch!(self.variant.game, R => self.solver.analyse::<R>(&pos))?;
+        let values = dispatch!(self.variant.game(), R => self.solver.analyse::<R>(&pos))?;
         let best = values.iter().map(|&(_, v)| v).max().unwrap_or(0);
         for (m, v) in values {
             let mark = if v == best { "  <- best" } else { "" };

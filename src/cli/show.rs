@@ -33,7 +33,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             .parse()
             .map_err(|e| CliError::Move(format!("--last: {e}")))?;
         let mover = pos.to_move();
-        pos = dispatch!(variant.game, R => play::<R>(&pos, mv))
+        pos = dispatch!(variant.game(), R => play::<R>(&pos, mv))
             .map_err(|e| CliError::illegal(0, &pos, e))?;
         if let Move::Pit(k) = mv {
             last = Some((mover, usize::from(k)));

@@ -12,7 +12,8 @@ pub struct Args {
     game: GameArgs,
     #[command(flatten)]
     search: SearchArgs,
-    /// Print one JSON object: {"value", "best", "nodes", "seconds", ...}.
+    /// Print one JSON object: {"value", "best", "nodes", "untabled_nodes",
+    /// "seconds", ...}.
     #[arg(long)]
     json: bool,
 }
@@ -20,11 +21,11 @@ pub struct Args {
 /// Prints `value V` and `best MOVE` (`-` on a terminal position).
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (variant, pos) = args.game.resolve()?;
-    let solver = args.search.solver(&variant, &pos)?;
+    let mut solver = args.search.solver(&variant, &pos)?;
     let t = Instant::now();
     let s = args.search.with_progress(
-        &solver,
-        || dispatch!(variant.game, R => solver.solve::<R>(&pos)),
+        solver.progress(),
+        || dispatch!(variant.game(), R => solver.solve::<R>(&pos)),
     )?;
     let seconds = t.elapsed().as_secs_f64();
     let best = s.best.map_or("-".to_string(), |m| m.to_string());
@@ -36,12 +37,21 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "best": best,
             "gain": s.gain,
             "nodes": s.nodes,
+            "untabled_nodes": s.untabled,
             "seconds": seconds,
             "threads": solver.threads(),
         });
         out.write_all(super::json::line(&doc).as_bytes())?;
     } else {
         writeln!(out, "value {}\nbest {best}", s.value)?;
+    }
+    if s.untabled > 0 {
+        eprintln!(
+            "note: {} of {} nodes had boards too large for a {}-bit table key and were searched without the table",
+            s.untabled,
+            s.nodes,
+            mancala::packed::KEY_BITS
+        );
     }
     Ok(())
 }

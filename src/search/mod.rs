@@ -7,7 +7,7 @@
 //! use mancala::{games::Kalah, Variant};
 //!
 //! let v: Variant = "kalah:3x2".parse().unwrap();
-//! let solver = Solver::new(Options { threads: 1, tt_bytes: 1 << 20, ..Options::default() });
+//! let mut solver = Solver::new(Options { threads: 1, tt_bytes: 1 << 20, ..Options::default() });
 //! let s = solver.solve::<Kalah>(&v.start()).unwrap();
 //! assert!(s.value >= -12 && s.value <= 12);
 //! assert!(s.best.is_some());
@@ -15,6 +15,7 @@
 
 pub mod level;
 pub mod negamax;
+mod stack;
 pub mod tt;
 
 use crate::games::{Move, MoveList, Rules};
@@ -28,8 +29,8 @@ pub use tt::Table;
 /// machine.
 pub const DEFAULT_TT_BYTES: usize = 2 << 30;
 
-/// Stack of every search thread: cyclic games can have long paths.
-const STACK_BYTES: usize = 512 << 20;
+/// Default stack of every search thread: cyclic games can have long paths.
+pub const DEFAULT_STACK_BYTES: usize = 512 << 20;
 
 /// How to solve.
 #[derive(Clone, Copy, Debug)]
@@ -41,6 +42,9 @@ pub struct Options {
     /// Positions a level (positions that can repeat) may hold before the
     /// solve fails with [`SolveError::TooLarge`].
     pub level_limit: usize,
+    /// Stack of each search thread; a search that would need more fails
+    /// with [`SolveError::TooDeep`] instead of overflowing it.
+    pub stack_bytes: usize,
 }
 
 impl Default for Options {
@@ -49,6 +53,7 @@ impl Default for Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             tt_bytes: DEFAULT_TT_BYTES,
             level_limit: level::LEVEL_LIMIT,
+            stack_bytes: DEFAULT_STACK_BYTES,
         }
     }
 }
@@ -65,6 +70,10 @@ pub struct Solution {
     pub best: Option<Move>,
     /// Nodes searched.
     pub nodes: u64,
+    /// Of those, nodes whose board was too large for a table key (more
+    /// than [`crate::packed::KEY_BITS`] bits): searched without the table.
+    /// Zero unless the board holds more than about `128 - 2n` seeds.
+    pub untabled: u64,
 }
 
 /// Why a solve failed.
@@ -74,6 +83,12 @@ pub enum SolveError {
     /// was larger than the solver resolves.
     #[error("the position leads to more positions that can repeat without a capture than the solver's level limit (--level-limit, each costs about 150 bytes): too large for the exact solver with this limit")]
     TooLarge,
+    /// The search went deeper than its threads' stacks hold.
+    #[error("the search went deeper than the {mib} MiB stack of a search thread holds (long paths without a capture): too deep for the exact solver")]
+    TooDeep {
+        /// Stack of a search thread, in MiB.
+        mib: usize,
+    },
     /// The solver's endgame databases belong to another game or row length.
     #[error(
         "the databases are of {db_game} with {db_n} pits a row, the position of {game} with {n}"
@@ -178,14 +193,33 @@ pub(crate) fn mtdf<R: Rules>(
 /// An exact solver with its table and thread pool. Reuse it across solves
 /// to keep what the table learned; a solve of another game or row length
 /// clears the table first (keys do not encode them).
+///
+/// Solving takes `&mut self`: one solve at a time, so two solves can never
+/// share the table, the counters or the stop flag (the table and flags are
+/// shared only by the threads of one solve). Another thread can watch a
+/// solve, or stop it, through the [`Progress`] handle of
+/// [`Solver::progress`]. Two threads solving with one solver do not
+/// compile:
+///
+/// ```compile_fail
+/// use mancala::search::{Options, Solver};
+/// use mancala::{games::Kalah, Variant};
+/// let mut solver = Solver::new(Options::default());
+/// let pos = "kalah:3x2".parse::<Variant>().unwrap().start();
+/// std::thread::scope(|s| {
+///     s.spawn(|| solver.solve::<Kalah>(&pos));
+///     s.spawn(|| solver.solve::<Kalah>(&pos));
+/// });
+/// ```
 pub struct Solver {
     table: Table,
     /// The game and row length the table's entries belong to: keys do not
     /// encode them, so the table is cleared when they change.
-    owner: std::sync::Mutex<Option<(crate::Game, usize)>>,
+    owner: Option<(crate::Game, usize)>,
     pool: rayon::ThreadPool,
     threads: usize,
-    progress: Progress,
+    stack_bytes: usize,
+    progress: std::sync::Arc<Progress>,
 }
 
 impl Solver {
@@ -193,23 +227,26 @@ impl Solver {
     /// threads.
     pub fn new(options: Options) -> Solver {
         let threads = options.threads.max(1);
+        let stack_bytes = options.stack_bytes.max(64 << 10);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
-            .stack_size(STACK_BYTES)
+            .stack_size(stack_bytes)
+            .start_handler(move |_| stack::mark(stack_bytes))
             .build()
             .expect("cannot start search threads");
         Solver {
             table: Table::with_bytes(options.tt_bytes),
-            owner: std::sync::Mutex::new(None),
+            owner: None,
             pool,
             threads,
-            progress: Progress {
+            stack_bytes,
+            progress: std::sync::Arc::new(Progress {
                 shared: Shared {
                     level_limit: options.level_limit,
                     ..Shared::default()
                 },
                 ..Progress::default()
-            },
+            }),
         }
     }
 
@@ -217,7 +254,9 @@ impl Solver {
     /// most `db.max_seeds()` seeds) instead of searching those boards.
     /// Positions of another game or row length are refused by the solves.
     pub fn with_database(mut self, db: std::sync::Arc<crate::db::Database>) -> Solver {
-        self.progress.shared.db = Some(db);
+        let progress = std::sync::Arc::get_mut(&mut self.progress)
+            .expect("no progress handle is given out before the databases are set");
+        progress.shared.db = Some(db);
         self
     }
 
@@ -226,9 +265,11 @@ impl Solver {
         self.threads
     }
 
-    /// Live counters of the running solve (nodes, bounds).
-    pub fn progress(&self) -> &Progress {
-        &self.progress
+    /// A handle on the live counters of this solver's solves (nodes,
+    /// bounds), for another thread to watch while a solve runs; setting its
+    /// `shared.stop` makes the running solve return as soon as it can.
+    pub fn progress(&self) -> std::sync::Arc<Progress> {
+        std::sync::Arc::clone(&self.progress)
     }
 
     /// The transposition table.
@@ -237,7 +278,7 @@ impl Solver {
     }
 
     /// Clears the table if it holds entries of another game or board size.
-    fn adopt<R: Rules>(&self, pos: &Position) -> Result<(), SolveError> {
+    fn adopt<R: Rules>(&mut self, pos: &Position) -> Result<(), SolveError> {
         if let Some(db) = &self.progress.shared.db {
             if db.game() != R::GAME || db.n() != pos.n() {
                 return Err(SolveError::WrongDatabase {
@@ -248,13 +289,12 @@ impl Solver {
                 });
             }
         }
-        let mut owner = self.owner.lock().unwrap_or_else(|e| e.into_inner());
         let now = Some((R::GAME, pos.n()));
-        if *owner != now {
-            if owner.is_some() {
+        if self.owner != now {
+            if self.owner.is_some() {
                 self.table.clear();
             }
-            *owner = now;
+            self.owner = now;
         }
         Ok(())
     }
@@ -264,17 +304,24 @@ impl Solver {
     fn outcome<T>(&self, result: T) -> Result<T, SolveError> {
         let shared = &self.progress.shared;
         let overflow = shared.overflow.swap(false, Ordering::Relaxed);
-        if shared.stop.swap(false, Ordering::Relaxed) || overflow {
+        let too_deep = shared.too_deep.swap(false, Ordering::Relaxed);
+        if shared.stop.swap(false, Ordering::Relaxed) || overflow || too_deep {
             self.table.clear();
+            if too_deep {
+                return Err(SolveError::TooDeep {
+                    mib: self.stack_bytes >> 20,
+                });
+            }
             return Err(SolveError::TooLarge);
         }
         Ok(result)
     }
 
     /// Solves `pos` exactly under the rules `R`.
-    pub fn solve<R: Rules>(&self, pos: &Position) -> Result<Solution, SolveError> {
+    pub fn solve<R: Rules>(&mut self, pos: &Position) -> Result<Solution, SolveError> {
         self.adopt::<R>(pos)?;
         let start_nodes = self.nodes();
+        let start_untabled = self.progress.shared.untabled.load(Ordering::Relaxed);
         let captured =
             i32::from(pos.captured(pos.to_move())) - i32::from(pos.captured(pos.to_move().other()));
         let gain = self.gain::<R>(pos, captured);
@@ -285,13 +332,14 @@ impl Solver {
             gain,
             best,
             nodes: self.nodes() - start_nodes,
+            untabled: self.progress.shared.untabled.load(Ordering::Relaxed) - start_untabled,
         })
     }
 
     /// The exact game value of every legal move of `pos`: the value of
     /// `pos` (side to move's view) if that move is played and both sides
     /// play perfectly afterwards. Empty on a terminal position.
-    pub fn analyse<R: Rules>(&self, pos: &Position) -> Result<Vec<(Move, i32)>, SolveError> {
+    pub fn analyse<R: Rules>(&mut self, pos: &Position) -> Result<Vec<(Move, i32)>, SolveError> {
         self.adopt::<R>(pos)?;
         let mut moves = MoveList::new();
         if R::generate(pos, &mut moves).is_some() {
@@ -317,7 +365,7 @@ impl Solver {
     /// not yet on the line, so that the side that gains by making progress
     /// makes it.
     pub fn principal_variation<R: Rules>(
-        &self,
+        &mut self,
         pos: &Position,
         max_plies: usize,
     ) -> Result<Line, SolveError> {

@@ -95,11 +95,19 @@ pub(crate) fn move_code(m: Move) -> u8 {
 pub struct Shared {
     /// Nodes searched so far (updated every few thousand nodes).
     pub nodes: AtomicU64,
+    /// Nodes whose board needs more bits than a table key holds
+    /// ([`crate::packed::fits`]): searched without the table, so found
+    /// again and again rather than remembered. Exact all the same.
+    pub untabled: AtomicU64,
     /// Set to make every searcher return as soon as it can.
     pub stop: AtomicBool,
     /// Set (with `stop`) when a level was too large to resolve: the solve
     /// fails, and nothing found after it is stored.
     pub overflow: AtomicBool,
+    /// Set (with `stop`) when a search thread's stack ran low
+    /// ([`super::stack`]): the solve fails, and nothing found after it is
+    /// stored.
+    pub too_deep: AtomicBool,
     /// Positions a level may hold (see [`super::level::LEVEL_LIMIT`]).
     pub level_limit: usize,
     /// Endgame databases: exact gains of every board with few seeds.
@@ -119,8 +127,10 @@ impl Default for Shared {
     fn default() -> Self {
         Shared {
             nodes: AtomicU64::new(0),
+            untabled: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             overflow: AtomicBool::new(false),
+            too_deep: AtomicBool::new(false),
             level_limit: super::level::LEVEL_LIMIT,
             db: None,
         }
@@ -140,6 +150,8 @@ pub(crate) struct Searcher<'a, R: Rules> {
     /// Nodes searched by this searcher.
     pub(crate) nodes: u64,
     unflushed: u64,
+    /// Nodes without a table key, not yet added to the shared count.
+    untabled: u64,
     /// Set once a stop flag was seen: every later result is meaningless.
     pub(crate) aborted: bool,
     _rules: std::marker::PhantomData<R>,
@@ -155,6 +167,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             path: Vec::with_capacity(256),
             nodes: 0,
             unflushed: 0,
+            untabled: 0,
             aborted: false,
             _rules: std::marker::PhantomData,
         }
@@ -178,6 +191,12 @@ impl<'a, R: Rules> Searcher<'a, R> {
             .nodes
             .fetch_add(self.unflushed, Ordering::Relaxed);
         self.unflushed = 0;
+        if self.untabled > 0 {
+            self.shared
+                .untabled
+                .fetch_add(self.untabled, Ordering::Relaxed);
+            self.untabled = 0;
+        }
     }
 
     #[cold]
@@ -216,6 +235,12 @@ impl<'a, R: Rules> Searcher<'a, R> {
         if self.unflushed >= CHECK_EVERY {
             self.check_stop();
         }
+        if super::stack::low() {
+            // Deeper would overflow the stack: fail the solve instead.
+            self.shared.too_deep.store(true, Ordering::Relaxed);
+            self.shared.stop.store(true, Ordering::Relaxed);
+            self.aborted = true;
+        }
         if self.aborted {
             return 0;
         }
@@ -236,6 +261,9 @@ impl<'a, R: Rules> Searcher<'a, R> {
             }
         }
         let key = PackedBoard::new(pos);
+        if key.is_none() {
+            self.untabled += 1;
+        }
         let mut best_code = u8::MAX;
         // The table holds true values (never path-dependent ones), so it
         // is consulted before the repetition check. Its bounds only cut;
