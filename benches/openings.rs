@@ -33,7 +33,7 @@ fn openings(c: &mut Criterion) {
     let variant: Variant = "dakon:6x6".parse().expect("a variant");
     let pos = variant.start();
     let total = pos.total_seeds();
-    let needs = [Winning::Majority, Winning::Strong].map(|w| w.threshold(total, variant.s));
+    let needs = [Winning::Majority, Winning::Strong].map(|w| w.threshold(total, variant.s()));
     let turns = count(&pos, needs, 0).turns.to_u128().expect("small") as u64;
     println!("openings: {variant} has {turns} first turns");
     let mut group = c.benchmark_group("openings");

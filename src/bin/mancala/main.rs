@@ -2,7 +2,6 @@
 //! maps every failure on bad input to exit status 2 with a message on stderr
 //! and nothing on stdout.
 
-#[path = "../cli/mod.rs"]
 mod cli;
 
 use clap::Parser;
