@@ -46,10 +46,9 @@
 //! go wrong).
 
 use crate::db::{canonical_rank, Database, DbError, Level};
-use crate::games::{Move, MoveList, Rules};
+use crate::games::{move_gain, Move, MoveList, Rules};
 use crate::index::Indexer;
 use crate::position::{Position, MAX_PITS};
-use crate::search::negamax::move_gain;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 

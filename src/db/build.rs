@@ -56,11 +56,10 @@
 //! recomputed from final bounds, so both are fixed points.
 
 use super::{canonical_rank, Level};
-use crate::games::{MoveList, Rules};
+use crate::games::{final_gain, move_gain, MoveList, Rules};
 use crate::index::Indexer;
 use crate::mem::{prefetch, Atomics};
 use crate::position::Position;
-use crate::search::negamax::{final_gain, move_gain};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
 

@@ -10,6 +10,7 @@ pub mod anywoli;
 pub mod awari;
 pub mod dakon;
 pub mod djenon_abe;
+pub mod gain;
 pub mod kalah;
 pub(crate) mod relay;
 
@@ -25,6 +26,7 @@ pub use anywoli::Anywoli;
 pub use awari::Awari;
 pub use dakon::Dakon;
 pub use djenon_abe::DjenonAbe;
+pub use gain::{final_gain, move_gain, through};
 pub use kalah::Kalah;
 
 /// A move: a pit of the mover's row (1-based, in sowing order) or a pass.

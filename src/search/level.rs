@@ -23,8 +23,9 @@
 //!
 //! All the values found are stored as exact in the transposition table.
 
-use super::negamax::{final_gain, move_gain, Searcher, Shared};
+use super::negamax::{Searcher, Shared};
 use super::tt::{Stored, Table};
+use crate::games::{final_gain, move_gain};
 use crate::games::{MoveList, Rules};
 use crate::packed::PackedBoard;
 use crate::position::{Position, MAX_PITS};

@@ -18,10 +18,12 @@ pub mod negamax;
 mod stack;
 pub mod tt;
 
+use crate::db::probe::Tablebase;
+use crate::games::{final_gain, through};
 use crate::games::{Move, MoveList, Rules};
 use crate::position::Position;
+use negamax::Searcher;
 pub use negamax::Shared;
-use negamax::{final_gain, through, Searcher};
 use std::sync::atomic::{AtomicI32, Ordering};
 pub use tt::Table;
 
@@ -253,7 +255,7 @@ impl Solver {
     /// The same solver, probing `db` (exact gains of every board with at
     /// most `db.max_seeds()` seeds) instead of searching those boards.
     /// Positions of another game or row length are refused by the solves.
-    pub fn with_database(mut self, db: std::sync::Arc<crate::db::Database>) -> Solver {
+    pub fn with_database(mut self, db: std::sync::Arc<dyn Tablebase>) -> Solver {
         let progress = std::sync::Arc::get_mut(&mut self.progress)
             .expect("no progress handle is given out before the databases are set");
         progress.shared.db = Some(db);
@@ -457,7 +459,7 @@ impl Solver {
             return None;
         }
         for (m, child) in &moves {
-            let c = negamax::move_gain(pos, child);
+            let c = crate::games::move_gain(pos, child);
             let keeps = if child.to_move() == pos.to_move() {
                 // Needs g(child) >= gain - c.
                 self.test::<R>(child, gain - c) >= gain - c

@@ -31,7 +31,8 @@
 //! `g >= v`; otherwise `v == g`.
 
 use super::tt::{Stored, Table};
-use crate::games::{Move, MoveList, Rules, Score};
+use crate::db::probe::Tablebase;
+use crate::games::{final_gain, move_gain, Move, MoveList, Rules};
 use crate::packed::PackedBoard;
 use crate::position::Position;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -50,36 +51,6 @@ const SPLIT_MIN_SEEDS: usize = 12;
 
 /// Nodes between checks of the stop flag and updates of shared counters.
 const CHECK_EVERY: u64 = 4096;
-
-/// Future gain of the side to move in a terminal position.
-#[inline]
-pub(crate) fn final_gain(pos: &Position, score: Score) -> i32 {
-    let me = pos.to_move();
-    let opp = me.other();
-    (i32::from(score[me]) - i32::from(pos.captured(me)))
-        - (i32::from(score[opp]) - i32::from(pos.captured(opp)))
-}
-
-/// Net seeds the mover of `pos` captured by the move to `child`.
-#[inline]
-pub(crate) fn move_gain(pos: &Position, child: &Position) -> i32 {
-    let me = pos.to_move();
-    let opp = me.other();
-    (i32::from(child.captured(me)) - i32::from(pos.captured(me)))
-        - (i32::from(child.captured(opp)) - i32::from(pos.captured(opp)))
-}
-
-/// The value of `pos`'s mover of a move to `child` whose future gain (for
-/// `child`'s side to move) is `g`.
-#[inline]
-pub(crate) fn through(pos: &Position, child: &Position, g: i32) -> i32 {
-    let c = move_gain(pos, child);
-    if child.to_move() == pos.to_move() {
-        c + g
-    } else {
-        c - g
-    }
-}
 
 /// Encodes a move for the table.
 #[inline]
@@ -111,7 +82,7 @@ pub struct Shared {
     /// Positions a level may hold (see [`super::level::LEVEL_LIMIT`]).
     pub level_limit: usize,
     /// Endgame databases: exact gains of every board with few seeds.
-    pub db: Option<std::sync::Arc<crate::db::Database>>,
+    pub db: Option<std::sync::Arc<dyn Tablebase>>,
 }
 
 impl Shared {
@@ -142,7 +113,7 @@ pub(crate) struct Searcher<'a, R: Rules> {
     table: &'a Table,
     shared: &'a Shared,
     /// The databases, and the most seeds they cover (`None`: no database).
-    db: Option<(&'a crate::db::Database, usize)>,
+    db: Option<(&'a dyn Tablebase, usize)>,
     /// Extra stop flags (sibling cutoffs in parallel searches).
     pub(crate) flags: Vec<&'a AtomicBool>,
     /// The positions on the current path, root first.
