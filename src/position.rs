@@ -286,6 +286,23 @@ impl Position {
         self.to_move = side;
         self
     }
+
+    /// The `2n` pits (South's row first), to change in place: for
+    /// implementations of [`crate::Rules::sow`] (a game defined outside
+    /// this crate included). A sowing must conserve the seeds: what it
+    /// takes off the board it adds to the captures ([`Position::capture`]).
+    #[inline]
+    pub fn board_mut(&mut self) -> &mut [u8] {
+        let n = self.n();
+        &mut self.pits[..2 * n]
+    }
+
+    /// Adds `seeds` to what `side` has captured: for implementations of
+    /// [`crate::Rules::sow`], after taking the seeds off the board.
+    #[inline]
+    pub fn capture(&mut self, side: Side, seeds: u8) {
+        self.captured[side.index()] += seeds;
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use thiserror::Error;
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum VariantError {
     /// Not one of the six game names.
-    #[error("unknown game {0:?}: the games are kalah, awari, akon, djenon-abe, anywoli, dakon")]
+    #[error("unknown game {0:?}: the games are {names}", names = Game::names())]
     UnknownGame(String),
     /// A size that is not `NxS` with two whole numbers.
     #[error("malformed game size {0:?}: expected NAME:NxS, e.g. dakon:5x5")]

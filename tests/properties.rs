@@ -1,6 +1,9 @@
-//! Property tests on random positions of every game: seeds are conserved,
-//! the notation and the packed keys round-trip, the perfect index is a
-//! bijection, and `play` accepts exactly the moves `generate` lists.
+//! Property tests on random positions of every registered game: seeds are
+//! conserved, the guarantees written on the `Rules` trait hold (play ignores
+//! captured seeds, what a move takes off the board goes to the captures for
+//! good, the rules are symmetric when the rows swap, a cycle never captures), the notation
+//! and the packed keys round-trip, the perfect index is a bijection, and
+//! `play` accepts exactly the moves `generate` lists.
 
 use mancala::games::{play, MoveList};
 use mancala::index::Indexer;
@@ -103,6 +106,98 @@ fn check_moves<R: Rules>(pos: &Position) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// `pos` with the rows and the captures swapped and the other side to move.
+fn swapped(pos: &Position) -> Position {
+    let s = pos.to_setup();
+    Position::from_setup(&Setup {
+        to_move: s.to_move.other(),
+        south: s.north,
+        north: s.south,
+        captured: ByPlayer::new(s.captured.north, s.captured.south),
+    })
+    .expect("the same seeds")
+}
+
+/// `pos` with nothing captured.
+fn uncaptured(pos: &Position) -> Position {
+    let mut s = pos.to_setup();
+    s.captured = ByPlayer::new(0, 0);
+    Position::from_setup(&s).expect("fewer seeds")
+}
+
+/// The guarantees written on the `Rules` trait, which the solver and the
+/// databases rely on.
+fn check_guarantees<R: Rules>(pos: &Position) -> Result<(), TestCaseError> {
+    let mut moves = MoveList::new();
+    let terminal = R::generate(pos, &mut moves);
+    // 1. Play ignores captured seeds: the same moves, to the same boards,
+    //    capturing the same, from the position with nothing captured.
+    let bare = uncaptured(pos);
+    let mut bare_moves = MoveList::new();
+    let bare_terminal = R::generate(&bare, &mut bare_moves);
+    prop_assert_eq!(terminal.is_some(), bare_terminal.is_some());
+    if let (Some(t), Some(b)) = (terminal, bare_terminal) {
+        for side in Side::BOTH {
+            prop_assert_eq!(
+                i32::from(t[side]) - i32::from(pos.captured(side)),
+                i32::from(b[side]),
+                "{}: the end of the game depends on the captures",
+                pos
+            );
+        }
+    }
+    prop_assert_eq!(moves.len(), bare_moves.len());
+    for ((m, c), (bm, bc)) in moves.iter().zip(&bare_moves) {
+        prop_assert_eq!(m, bm);
+        prop_assert_eq!(c.board(), bc.board(), "{}: move {}", pos, m);
+        prop_assert_eq!(c.to_move(), bc.to_move());
+        prop_assert_eq!(
+            mancala::games::move_gain(pos, c),
+            mancala::games::move_gain(&bare, bc)
+        );
+    }
+    for (m, child) in &moves {
+        // 2. What a move takes off the board goes to the captures, which
+        //    never go back, whoever moves next.
+        prop_assert_eq!(
+            (child.total_seeds() - child.board_seeds()) - (pos.total_seeds() - pos.board_seeds()),
+            pos.board_seeds() - child.board_seeds(),
+            "{}: {}",
+            pos,
+            m
+        );
+        for side in Side::BOTH {
+            prop_assert!(child.captured(side) >= pos.captured(side));
+        }
+        // 4. A cycle never captures: a move that captures or stores
+        //    lowers the seeds on the board, and one that keeps them
+        //    captures nothing.
+        let took =
+            child.total_seeds() - child.board_seeds() != pos.total_seeds() - pos.board_seeds();
+        prop_assert_eq!(
+            took,
+            child.board_seeds() < pos.board_seeds(),
+            "{}: {}",
+            pos,
+            m
+        );
+    }
+    // 3. The rules are symmetric when the rows swap.
+    let turned = swapped(pos);
+    let mut turned_moves = MoveList::new();
+    let turned_terminal = R::generate(&turned, &mut turned_moves);
+    prop_assert_eq!(
+        terminal.map(|t| (t.south, t.north)),
+        turned_terminal.map(|t| (t.north, t.south))
+    );
+    prop_assert_eq!(moves.len(), turned_moves.len());
+    for ((m, c), (tm, tc)) in moves.iter().zip(&turned_moves) {
+        prop_assert_eq!(m, tm);
+        prop_assert_eq!(swapped(c), *tc, "{}: move {}", pos, m);
+    }
+    Ok(())
+}
+
 fn round_trips(pos: &Position) -> Result<(), TestCaseError> {
     let text = pos.to_string();
     prop_assert_eq!(text.parse::<Position>().unwrap(), *pos);
@@ -137,6 +232,18 @@ proptest! {
     ) {
         dispatch!(g, R => check_moves::<R>(&pos))?;
         round_trips(&pos)?;
+    }
+
+    #[test]
+    fn every_game_keeps_the_guarantees_of_its_rules(g in game(), pos in position()) {
+        dispatch!(g, R => check_guarantees::<R>(&pos))?;
+    }
+
+    #[test]
+    fn played_positions_keep_the_guarantees_of_their_rules(
+        (g, pos) in game().prop_flat_map(|g| (Just(g), played(g)))
+    ) {
+        dispatch!(g, R => check_guarantees::<R>(&pos))?;
     }
 
     #[test]

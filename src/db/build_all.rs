@@ -5,7 +5,7 @@
 use super::build;
 use super::file::{self, LevelFile, LevelId};
 use super::{Database, DbError, Level};
-use crate::games::{Game, Rules};
+use crate::games::Rules;
 use std::path::{Path, PathBuf};
 
 /// How to build.
@@ -24,7 +24,7 @@ pub fn peak_bytes(n: usize, max_seeds: usize) -> u64 {
     (0..=max_seeds)
         .map(|k| {
             let e = LevelId {
-                game: Game::Kalah,
+                game: "kalah",
                 n,
                 k,
             }
@@ -32,7 +32,7 @@ pub fn peak_bytes(n: usize, max_seeds: usize) -> u64 {
             let below: u64 = (0..k)
                 .map(|j| {
                     LevelId {
-                        game: Game::Kalah,
+                        game: "kalah",
                         n,
                         k: j,
                     }
@@ -60,6 +60,12 @@ pub fn build_all<R: Rules>(
     stop: &std::sync::atomic::AtomicBool,
 ) -> Result<Database, DbError> {
     use std::sync::atomic::Ordering::Relaxed;
+    const {
+        assert!(
+            !R::NAME.is_empty() && R::NAME.len() <= 16,
+            "a game name fills at most the 16 bytes of a level file's header"
+        )
+    };
     if max_seeds > file::MAX_LEVEL_SEEDS {
         return Err(DbError::TooManySeeds);
     }
@@ -68,7 +74,7 @@ pub fn build_all<R: Rules>(
         source,
     })?;
     let mut db = Database {
-        game: R::GAME,
+        game: R::NAME,
         n,
         dir: options.dir.clone(),
         levels: Vec::new(),
@@ -77,7 +83,7 @@ pub fn build_all<R: Rules>(
     let mut below = 0u64;
     for k in 0..=max_seeds {
         let id = LevelId {
-            game: R::GAME,
+            game: R::NAME,
             n,
             k,
         };

@@ -39,7 +39,6 @@
 //! seeds, entry count, header checksum or payload checksum is not what was
 //! expected.
 
-use crate::games::Game;
 use crate::index::Indexer;
 use bincode::{Decode, Encode};
 use std::fs::File;
@@ -99,9 +98,9 @@ fn config() -> impl bincode::config::Config {
 /// Bytes the header fields take before the header checksum.
 const FIELDS_BYTES: usize = 48;
 
-fn game_field(game: Game) -> [u8; 16] {
+fn game_field(game: &str) -> [u8; 16] {
     let mut f = [0u8; 16];
-    f[..game.name().len()].copy_from_slice(game.name().as_bytes());
+    f[..game.len()].copy_from_slice(game.as_bytes());
     f
 }
 
@@ -141,8 +140,8 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 /// What a level file must hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelId {
-    /// The game.
-    pub game: Game,
+    /// The game's name ([`crate::Rules::NAME`], at most 16 bytes).
+    pub game: &'static str,
     /// Pits per row.
     pub n: usize,
     /// Seeds on the board.
@@ -162,7 +161,7 @@ impl LevelId {
 
     /// The file name of the level inside a database directory.
     pub fn file_name(&self) -> String {
-        format!("{}-{}-{:03}.mdb", self.game.name(), self.n, self.k)
+        format!("{}-{}-{:03}.mdb", self.game, self.n, self.k)
     }
 
     fn header(&self, payload: &[u8]) -> Header {
@@ -331,7 +330,7 @@ mod tests {
     #[test]
     fn header_is_the_documented_layout() {
         let id = LevelId {
-            game: Game::DjenonAbe,
+            game: "djenon-abe",
             n: 6,
             k: 3,
         };
@@ -353,7 +352,7 @@ mod tests {
     fn write_then_open_round_trips_and_refuses_what_does_not_match() {
         let dir = temp_dir("rt");
         let id = LevelId {
-            game: Game::Awari,
+            game: "awari",
             n: 2,
             k: 3,
         };
@@ -369,7 +368,7 @@ mod tests {
         let other = LevelId { k: 4, ..id };
         assert!(LevelFile::open(&path, other, true).is_err());
         let kalah = LevelId {
-            game: Game::Kalah,
+            game: "kalah",
             ..id
         };
         let e = LevelFile::open(&path, kalah, true).unwrap_err().to_string();

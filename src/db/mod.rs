@@ -26,7 +26,6 @@ pub mod probe;
 pub mod stats;
 pub mod verify;
 
-use crate::games::Game;
 use file::FileError;
 use std::path::PathBuf;
 use thiserror::Error;
@@ -47,7 +46,7 @@ pub enum DbError {
     )]
     Missing {
         /// The game.
-        game: Game,
+        game: &'static str,
         /// Pits per row.
         n: usize,
         /// The directory searched.
@@ -57,7 +56,7 @@ pub enum DbError {
     #[error("level {k} of {game} with {n} pits a row is not in {dir} (built up to {built})")]
     NotBuilt {
         /// The game.
-        game: Game,
+        game: &'static str,
         /// Pits per row.
         n: usize,
         /// Seeds asked for.

@@ -8,7 +8,6 @@
 
 use super::file::{self, LevelFile, LevelId};
 use super::DbError;
-use crate::games::Game;
 use crate::index::Indexer;
 use crate::position::{Position, MAX_PITS};
 use crate::side::Side;
@@ -19,7 +18,7 @@ use std::path::{Path, PathBuf};
 /// search probes instead of searching those boards.
 pub trait Tablebase: Send + Sync + std::fmt::Debug {
     /// The game.
-    fn game(&self) -> Game;
+    fn game(&self) -> &'static str;
     /// Pits per row.
     fn n(&self) -> usize;
     /// The most seeds on the board a probe answers for (every board with
@@ -32,7 +31,7 @@ pub trait Tablebase: Send + Sync + std::fmt::Debug {
 }
 
 impl Tablebase for Database {
-    fn game(&self) -> Game {
+    fn game(&self) -> &'static str {
         self.game
     }
     fn n(&self) -> usize {
@@ -99,7 +98,7 @@ impl Level<'_> {
 /// The levels `0..=K` of one game and row length, memory-mapped.
 #[derive(Debug)]
 pub struct Database {
-    pub(super) game: Game,
+    pub(super) game: &'static str,
     pub(super) n: usize,
     pub(super) dir: PathBuf,
     pub(super) levels: Vec<(Indexer, LevelFile)>,
@@ -109,7 +108,12 @@ impl Database {
     /// Opens the levels `0, 1, ...` of `game` with `n` pits a row found in
     /// `dir`, up to the first missing one. An invalid file is an error,
     /// never skipped; `verify` also checks every payload checksum.
-    pub fn open(dir: &Path, game: Game, n: usize, verify: bool) -> Result<Database, DbError> {
+    pub fn open(
+        dir: &Path,
+        game: &'static str,
+        n: usize,
+        verify: bool,
+    ) -> Result<Database, DbError> {
         let mut db = Database {
             game,
             n,
@@ -140,7 +144,7 @@ impl Database {
     }
 
     /// The game.
-    pub fn game(&self) -> Game {
+    pub fn game(&self) -> &'static str {
         self.game
     }
 

@@ -14,7 +14,7 @@
 //! - The player to move with an empty row ends the game; the opponent takes
 //!   all seeds left.
 
-use super::{board_to, no_starving, push_sowings, Game, MoveList, Rules, Score};
+use super::{board_to, no_starving, push_sowings, MoveList, Rules, Score};
 use crate::position::Position;
 
 /// The rules of Akon.
@@ -22,7 +22,8 @@ use crate::position::Position;
 pub struct Akon;
 
 impl Rules for Akon {
-    const GAME: Game = Game::Akon;
+    const NAME: &'static str = "akon";
+    const DEFAULT_SIZE: (usize, usize) = (7, 5);
     const REFUSAL: &'static str =
         "it leaves the opponent without seeds while another move does not (no starving)";
 

@@ -12,7 +12,7 @@
 //!   is part of the move: the board it leaves is empty.
 
 use super::relay::LapGuard;
-use super::{captured, push_sowings, Game, Move, MoveList, Rules, Score};
+use super::{captured, push_sowings, Move, MoveList, Rules, Score};
 use crate::position::Position;
 use crate::side::Side;
 
@@ -30,7 +30,9 @@ fn end_at_four(p: &mut Position, taker: Side, left: usize) {
 }
 
 impl Rules for Anywoli {
-    const GAME: Game = Game::Anywoli;
+    const NAME: &'static str = "anywoli";
+    const DEFAULT_SIZE: (usize, usize) = (12, 4);
+    const HAS_STORES: bool = true;
     const REFUSAL: &'static str = "Anywoli refuses no move with seeds";
 
     fn sow(p: &mut Position, pit: usize) -> bool {

@@ -11,7 +11,7 @@
 //! - A player to move with no move (an empty row): the opponent takes all
 //!   seeds left.
 
-use super::{board_to, no_starving, push_sowings, Game, MoveList, Rules, Score};
+use super::{board_to, no_starving, push_sowings, MoveList, Rules, Score};
 use crate::position::Position;
 
 /// The rules of Awari.
@@ -19,7 +19,8 @@ use crate::position::Position;
 pub struct Awari;
 
 impl Rules for Awari {
-    const GAME: Game = Game::Awari;
+    const NAME: &'static str = "awari";
+    const DEFAULT_SIZE: (usize, usize) = (6, 4);
     const REFUSAL: &'static str =
         "it leaves the opponent without seeds while another move feeds him (no starving)";
 

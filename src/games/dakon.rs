@@ -16,7 +16,7 @@
 //! Dakon sowing always ends; the lap guard is kept as a safety net.
 
 use super::relay::LapGuard;
-use super::{board_to, captured, push_sowings, Game, MoveList, Rules, Score};
+use super::{board_to, captured, push_sowings, MoveList, Rules, Score};
 use crate::position::Position;
 
 /// The rules of Dakon.
@@ -24,7 +24,10 @@ use crate::position::Position;
 pub struct Dakon;
 
 impl Rules for Dakon {
-    const GAME: Game = Game::Dakon;
+    const NAME: &'static str = "dakon";
+    const DEFAULT_SIZE: (usize, usize) = (7, 7);
+    const HAS_STORES: bool = true;
+    const SOWS_INTO_STORES: bool = true;
     const REFUSAL: &'static str = "Dakon refuses no move with seeds";
 
     fn sow(p: &mut Position, pit: usize) -> bool {

@@ -13,7 +13,7 @@
 //!   takes all seeds but one, which goes to the empty-row player).
 
 use super::relay::LapGuard;
-use super::{captured, push_sowings, Game, Move, MoveList, Rules, Score};
+use super::{captured, push_sowings, Move, MoveList, Rules, Score};
 use crate::position::Position;
 use crate::side::Side;
 
@@ -42,7 +42,8 @@ impl DjenonAbe {
 }
 
 impl Rules for DjenonAbe {
-    const GAME: Game = Game::DjenonAbe;
+    const NAME: &'static str = "djenon-abe";
+    const DEFAULT_SIZE: (usize, usize) = (6, 4);
     const REFUSAL: &'static str = "the opponent's row is empty and this move does not feed it";
 
     fn sow(p: &mut Position, pit: usize) -> bool {

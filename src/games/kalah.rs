@@ -10,7 +10,7 @@
 //! - The game ends as soon as either row is empty; each player then adds the
 //!   seeds of his own row to his store.
 
-use super::{captured, push_sowings, Game, MoveList, Rules, Score};
+use super::{captured, push_sowings, MoveList, Rules, Score};
 use crate::position::Position;
 use crate::side::Side;
 
@@ -19,7 +19,10 @@ use crate::side::Side;
 pub struct Kalah;
 
 impl Rules for Kalah {
-    const GAME: Game = Game::Kalah;
+    const NAME: &'static str = "kalah";
+    const DEFAULT_SIZE: (usize, usize) = (6, 4);
+    const HAS_STORES: bool = true;
+    const SOWS_INTO_STORES: bool = true;
     const REFUSAL: &'static str = "Kalah refuses no move with seeds";
     // A move that neither captures nor reaches the store stays in the
     // mover's row and moves seeds towards the store: the sum of the pit

@@ -2,17 +2,24 @@
 //!
 //! Each game is its own type implementing [`Rules`], so hot loops (move
 //! generation, search) are compiled once per game with no rule flags inside
-//! the sowing. The runtime [`Game`] enum exists only at the edges (command
-//! line, files) and dispatches to the right type with [`dispatch!`].
+//! the sowing. A game's identity (its name, traditional size, stores) is
+//! part of its `Rules`, so every generic part of the toolkit (perft, the
+//! solver, the databases) works for any game type, including one defined
+//! outside this crate. The built-in games are listed once, in the registry
+//! (`registry.rs`), which generates the runtime [`Game`] enum used at the
+//! edges (command line, files) and [`dispatch!`] to the right type.
+//!
+//! **Adding a game:** write `games/NAME.rs` with a type implementing
+//! [`Rules`] (its doc comment saying the rules, as the others do), and add
+//! one line to the registry. Every test loop over [`Game::ALL`] then covers
+//! it, including the guarantees below.
 
-pub mod akon;
-pub mod anywoli;
-pub mod awari;
-pub mod dakon;
-pub mod djenon_abe;
 pub mod gain;
-pub mod kalah;
+mod registry;
 pub(crate) mod relay;
+
+// The built-in games' modules and types, and the `Game` enum.
+crate::__games_registry!(define());
 
 use crate::position::{Position, MAX_N};
 use crate::side::{ByPlayer, Side};
@@ -21,13 +28,7 @@ use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
 
-pub use akon::Akon;
-pub use anywoli::Anywoli;
-pub use awari::Awari;
-pub use dakon::Dakon;
-pub use djenon_abe::DjenonAbe;
 pub use gain::{final_gain, move_gain, through};
-pub use kalah::Kalah;
 
 /// A move: a pit of the mover's row (1-based, in sowing order) or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -130,9 +131,41 @@ pub enum MoveError {
 /// the position. Positions handed to these functions must have been reached
 /// under the same game (any valid [`Position`] is accepted: positions for
 /// analysis need not come from a real game).
+///
+/// **What every game must guarantee** (the solver and the databases rely
+/// on these; `tests/properties.rs` checks each for every registered game):
+///
+/// 1. *Play ignores captured seeds:* the moves of a position, and the
+///    boards they lead to, depend only on its board and the side to move,
+///    never on the seeds already captured (so values can be stored per
+///    board as future gains, `crate::packed::PackedBoard`).
+/// 2. *Captures only grow:* what a move takes off the board goes to the
+///    captures (the seeds on the board plus the captured seeds are
+///    conserved) and never goes back. Whether the mover moves again or not,
+///    a move is worth its *net* capture for the mover
+///    ([`gain::move_gain`]): the rules may credit either side (Anywoli gives
+///    a four made in passing to the pit's owner, even during an extra
+///    move), so nothing assumes that an extra move credits only the mover.
+/// 3. *The rules are symmetric:* the position with the rows (and captures)
+///    swapped and the other side to move has the same moves, leading to the
+///    swapped children (so a database stores only South to move).
+/// 4. *A cycle never captures:* a move that captures or stores a seed
+///    lowers the seeds on the board, so positions can repeat only among
+///    boards of one seed count (what the search's and the databases'
+///    treatment of endless play assumes).
 pub trait Rules: Copy + Default + Send + Sync + 'static {
-    /// The game as a runtime value.
-    const GAME: Game;
+    /// The lower-case name used on the command line and in database files
+    /// (at most 16 ASCII bytes).
+    const NAME: &'static str;
+
+    /// The traditional board: pits per row and seeds per pit.
+    const DEFAULT_SIZE: (usize, usize);
+
+    /// Whether captured seeds are kept in stores (drawn beside the rows).
+    const HAS_STORES: bool = false;
+
+    /// Whether seeds are sown into the stores.
+    const SOWS_INTO_STORES: bool = false;
 
     /// Why [`Rules::generate`] may leave out a non-empty pit whose sowing
     /// ends: the game's no-starving or feeding rule, in words.
@@ -301,116 +334,8 @@ pub fn play<R: Rules>(pos: &Position, mv: Move) -> Result<Position, MoveError> {
     })
 }
 
-/// One of the six games, as a runtime value (used at the edges only).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Game {
-    /// Kalah, the reference game of Irving, Donkers and Uiterwijk.
-    Kalah,
-    /// Awari, the reference game of Romein and Bal, and Lincke.
-    Awari,
-    /// Akon.
-    Akon,
-    /// Djenon-abe.
-    DjenonAbe,
-    /// Anywoli.
-    Anywoli,
-    /// Dakon.
-    Dakon,
-}
-
-impl Game {
-    /// All games, in the order of the rules document.
-    pub const ALL: [Game; 6] = [
-        Game::Kalah,
-        Game::Awari,
-        Game::Akon,
-        Game::DjenonAbe,
-        Game::Anywoli,
-        Game::Dakon,
-    ];
-
-    /// The lower-case name used on the command line.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Game::Kalah => "kalah",
-            Game::Awari => "awari",
-            Game::Akon => "akon",
-            Game::DjenonAbe => "djenon-abe",
-            Game::Anywoli => "anywoli",
-            Game::Dakon => "dakon",
-        }
-    }
-
-    /// The game of a lower-case name.
-    pub fn from_name(name: &str) -> Option<Game> {
-        Game::ALL.into_iter().find(|g| g.name() == name)
-    }
-
-    /// The traditional board: pits per row and seeds per pit.
-    pub const fn default_size(self) -> (usize, usize) {
-        match self {
-            Game::Kalah | Game::Awari | Game::DjenonAbe => (6, 4),
-            Game::Akon => (7, 5),
-            Game::Anywoli => (12, 4),
-            Game::Dakon => (7, 7),
-        }
-    }
-
-    /// Whether seeds are sown into the stores.
-    pub const fn sows_into_stores(self) -> bool {
-        matches!(self, Game::Kalah | Game::Dakon)
-    }
-
-    /// Whether captured seeds are kept in stores (drawn beside the rows).
-    pub const fn has_stores(self) -> bool {
-        matches!(self, Game::Kalah | Game::Dakon | Game::Anywoli)
-    }
-}
-
 impl fmt::Display for Game {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// Calls `$body` with `$r` bound to the rules type of the runtime game
-/// `$game`, so the body is compiled once per game.
-///
-/// ```
-/// use mancala::{dispatch, Game, Rules};
-/// fn name(g: Game) -> &'static str {
-///     dispatch!(g, R => R::GAME.name())
-/// }
-/// assert_eq!(name(Game::Dakon), "dakon");
-/// ```
-#[macro_export]
-macro_rules! dispatch {
-    ($game:expr, $r:ident => $body:expr) => {
-        match $game {
-            $crate::Game::Kalah => {
-                type $r = $crate::games::Kalah;
-                $body
-            }
-            $crate::Game::Awari => {
-                type $r = $crate::games::Awari;
-                $body
-            }
-            $crate::Game::Akon => {
-                type $r = $crate::games::Akon;
-                $body
-            }
-            $crate::Game::DjenonAbe => {
-                type $r = $crate::games::DjenonAbe;
-                $body
-            }
-            $crate::Game::Anywoli => {
-                type $r = $crate::games::Anywoli;
-                $body
-            }
-            $crate::Game::Dakon => {
-                type $r = $crate::games::Dakon;
-                $body
-            }
-        }
-    };
 }

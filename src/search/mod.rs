@@ -97,11 +97,11 @@ pub enum SolveError {
     )]
     WrongDatabase {
         /// The databases' game.
-        db_game: crate::Game,
+        db_game: &'static str,
         /// Their row length.
         db_n: usize,
         /// The position's game.
-        game: crate::Game,
+        game: &'static str,
         /// Its row length.
         n: usize,
     },
@@ -217,7 +217,7 @@ pub struct Solver {
     table: Table,
     /// The game and row length the table's entries belong to: keys do not
     /// encode them, so the table is cleared when they change.
-    owner: Option<(crate::Game, usize)>,
+    owner: Option<(&'static str, usize)>,
     pool: rayon::ThreadPool,
     threads: usize,
     stack_bytes: usize,
@@ -282,16 +282,16 @@ impl Solver {
     /// Clears the table if it holds entries of another game or board size.
     fn adopt<R: Rules>(&mut self, pos: &Position) -> Result<(), SolveError> {
         if let Some(db) = &self.progress.shared.db {
-            if db.game() != R::GAME || db.n() != pos.n() {
+            if db.game() != R::NAME || db.n() != pos.n() {
                 return Err(SolveError::WrongDatabase {
                     db_game: db.game(),
                     db_n: db.n(),
-                    game: R::GAME,
+                    game: R::NAME,
                     n: pos.n(),
                 });
             }
         }
-        let now = Some((R::GAME, pos.n()));
+        let now = Some((R::NAME, pos.n()));
         if self.owner != now {
             if self.owner.is_some() {
                 self.table.clear();

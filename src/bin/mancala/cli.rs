@@ -64,13 +64,21 @@ pub enum Command {
 /// What every command reads: the game and a position of it.
 #[derive(Debug, Args)]
 pub struct GameArgs {
-    /// The game: NAME or NAME:NxS (kalah, awari, akon, djenon-abe, anywoli,
-    /// dakon; e.g. dakon:5x5).
-    #[arg(long, value_name = "GAME")]
+    /// The game: NAME or NAME:NxS (the names from the registry of games;
+    /// e.g. dakon:5x5).
+    #[arg(long, value_name = "GAME", help = game_help())]
     pub game: String,
     /// The position, e.g. "S 4,4,4/4,4,4 0-0" (default: the start position).
     #[arg(long, value_name = "POSITION")]
     pub position: Option<String>,
+}
+
+/// The help of `--game`, naming every registered game.
+fn game_help() -> String {
+    format!(
+        "The game: NAME or NAME:NxS ({}; e.g. dakon:5x5)",
+        mancala::Game::names()
+    )
 }
 
 impl GameArgs {
@@ -130,7 +138,7 @@ impl SearchArgs {
         Ok(match &self.db {
             None => solver,
             Some(dir) => {
-                let db = mancala::db::Database::open(dir, variant.game(), pos.n(), true)?;
+                let db = mancala::db::Database::open(dir, variant.game().name(), pos.n(), true)?;
                 solver.with_database(std::sync::Arc::new(db))
             }
         })

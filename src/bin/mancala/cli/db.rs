@@ -51,7 +51,7 @@ impl Which {
     /// the files at memory speed: cheap beside any use of them).
     fn open(&self) -> Result<(Variant, Database), CliError> {
         let v = self.variant()?;
-        let db = Database::open(&self.dir, v.game(), v.n(), true)?;
+        let db = Database::open(&self.dir, v.game().name(), v.n(), true)?;
         Ok((v, db))
     }
 }
@@ -168,7 +168,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                     v.n()
                 )));
             }
-            let db = Database::open(&a.which.dir, v.game(), v.n(), true)?;
+            let db = Database::open(&a.which.dir, v.game().name(), v.n(), true)?;
             let k = pos.board_seeds();
             let gain = db.gain(&pos).ok_or_else(|| {
                 CliError::Db(format!(

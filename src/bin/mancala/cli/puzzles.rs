@@ -76,7 +76,7 @@ impl KindArg {
 /// (with `--line` also `<TAB>PLIES<TAB>LINE`, `-` when not measured).
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let v: Variant = args.game.parse()?;
-    let db = Database::open(&args.dir, v.game(), v.n(), true)?;
+    let db = Database::open(&args.dir, v.game().name(), v.n(), true)?;
     let k = usize::from(args.seeds);
     db.require(k)?;
     let pool = rayon::ThreadPoolBuilder::new()
