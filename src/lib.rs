@@ -28,6 +28,7 @@
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod atomic_file;
 pub mod db;
 pub mod draw;
 pub mod games;

@@ -42,7 +42,6 @@
 use crate::index::Indexer;
 use bincode::{Decode, Encode};
 use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -196,23 +195,7 @@ pub fn write(path: &Path, id: LevelId, gains: &[i8]) -> Result<(), FileError> {
 
 fn write_bytes(path: &Path, id: LevelId, payload: &[u8]) -> Result<(), FileError> {
     let header = id.header(payload).encode();
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let result = (|| {
-        let mut f = File::create(&tmp).map_err(io(&tmp))?;
-        f.write_all(&header).map_err(io(&tmp))?;
-        f.write_all(payload).map_err(io(&tmp))?;
-        f.sync_all().map_err(io(&tmp))?;
-        std::fs::rename(&tmp, path).map_err(io(path))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    crate::atomic_file::write(path, &[&header, payload]).map_err(io(path))
 }
 
 /// A level file, checked and memory-mapped.

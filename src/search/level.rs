@@ -171,7 +171,7 @@ pub(crate) fn resolve<R: Rules>(table: &Table, shared: &Shared, pos: &Position) 
                 Stored {
                     lower: g as i16,
                     upper: g as i16,
-                    best: u8::MAX,
+                    best: super::tt::NO_MOVE,
                     work: 63,
                 },
             );

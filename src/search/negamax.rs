@@ -30,7 +30,7 @@
 //! returned `v` satisfies: `v <= alpha` means `g <= v`; `v >= beta` means
 //! `g >= v`; otherwise `v == g`.
 
-use super::tt::{Stored, Table};
+use super::tt::{Stored, Table, NO_MOVE, PASS_CODE};
 use crate::db::probe::Tablebase;
 use crate::games::{final_gain, move_gain, Move, MoveList, Rules};
 use crate::packed::PackedBoard;
@@ -57,9 +57,18 @@ const CHECK_EVERY: u64 = 4096;
 pub(crate) fn move_code(m: Move) -> u8 {
     match m {
         Move::Pit(k) => k,
-        Move::Pass => 0,
+        Move::Pass => PASS_CODE,
     }
 }
+
+/// Move ordering: the weight of each seed a move captures (net).
+const ORDER_PER_SEED: i32 = 4;
+/// Move ordering: the bonus of a move after which the mover moves again,
+/// above the capture of any move on a board of at most 250 seeds.
+const ORDER_EXTRA_MOVE: i32 = 1_000;
+/// Move ordering: the bonus of the table's best move, above everything
+/// else.
+const ORDER_TABLE_MOVE: i32 = 10_000;
 
 /// Counters shared by the threads of one solve.
 #[derive(Debug)]
@@ -235,7 +244,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         if key.is_none() {
             self.untabled += 1;
         }
-        let mut best_code = u8::MAX;
+        let mut best_code = NO_MOVE;
         // The table holds true values (never path-dependent ones), so it
         // is consulted before the repetition check. Its bounds only cut;
         // they do not narrow the window, so a result always keeps the
@@ -320,12 +329,12 @@ impl<'a, R: Rules> Searcher<'a, R> {
         // seeds the move captures.
         let mut order: [(i32, u8); crate::games::MAX_MOVES] = [(0, 0); crate::games::MAX_MOVES];
         for (i, (m, child)) in moves.iter().enumerate() {
-            let mut score = 4 * move_gain(pos, child);
+            let mut score = ORDER_PER_SEED * move_gain(pos, child);
             if child.to_move() == pos.to_move() {
-                score += 1000;
+                score += ORDER_EXTRA_MOVE;
             }
             if move_code(*m) == best_code {
-                score += 10_000;
+                score += ORDER_TABLE_MOVE;
             }
             order[i] = (score, i as u8);
         }

@@ -235,35 +235,10 @@ pub enum CliError {
     Io(#[from] std::io::Error),
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it, synced,
-/// then renamed over it, so that `path` is never left partial.
+/// Writes `bytes` to `path` atomically ([`mancala::atomic_file`]): `path`
+/// is never left partial.
 pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
-    let err = |e| CliError::File(path.to_path_buf(), e);
-    let name = path.file_name().ok_or_else(|| {
-        err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a file name",
-        ))
-    })?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(err)
+    mancala::atomic_file::write(path, &[bytes]).map_err(|e| CliError::File(path.to_path_buf(), e))
 }
 
 impl CliError {

@@ -67,6 +67,11 @@ const _: () = assert!(
 );
 const ENTRIES_PER_BUCKET: usize = 2;
 
+/// The move code of a pass in [`Stored::best`] (pits are `1..=16`).
+pub const PASS_CODE: u8 = 0;
+/// The move code meaning "no best move known" in [`Stored::best`].
+pub const NO_MOVE: u8 = u8::MAX;
+
 /// What the table knows about a board: bounds on the future gain of the
 /// side to move, and the move that produced them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +80,8 @@ pub struct Stored {
     pub lower: i16,
     /// The future gain is at most this.
     pub upper: i16,
-    /// Best move found: pit 1..=16, 0 for pass, 255 for none.
+    /// Best move found: pit 1..=16, [`PASS_CODE`] for a pass, [`NO_MOVE`]
+    /// for none.
     pub best: u8,
     /// log2 of the nodes searched to produce the bounds.
     pub work: u8,
