@@ -55,7 +55,7 @@ for game in "${games[@]}"; do
         printf '%s,%d,%d,%s,%s,%s,%.3f,%s\n' "$game" "$n" "$s" "$value" "$best" "$nodes" "$secs" "$version" >>"$csv"
         solved_any=1
       else
-        # Past the budget (or the solver's level limit): larger s are harder.
+        # Past the budget (or the solver's region limit): larger s are harder.
         printf '%s,%d,%d,timeout,,,%s,%s\n' "$game" "$n" "$s" "$budget" "$version" >>"$csv"
         break
       fi

@@ -468,17 +468,13 @@ fn start_position_is_the_default() {
 }
 
 #[test]
-fn a_cycle_level_above_the_limit_is_a_clear_error() {
-    let err = assert_bad(&[
-        "solve",
-        "--game",
-        "awari:4x3",
-        "--threads",
-        "1",
-        "--level-limit",
-        "50",
-    ]);
-    assert!(err.contains("--level-limit"), "{err}");
-    assert_bad(&["solve", "--game", "awari:4x3", "--level-limit", "0"]);
-    assert_bad(&["analyse", "--game", "awari:4x3", "--level-limit", "x"]);
+fn a_cycle_region_above_the_limit_is_a_clear_error() {
+    // The flag was --level-limit before "level" was kept for the databases;
+    // the old name still works.
+    for flag in ["--region-limit", "--level-limit"] {
+        let err = assert_bad(&["solve", "--game", "awari:4x3", "--threads", "1", flag, "50"]);
+        assert!(err.contains("--region-limit"), "{err}");
+        assert_bad(&["solve", "--game", "awari:4x3", flag, "0"]);
+        assert_bad(&["analyse", "--game", "awari:4x3", flag, "x"]);
+    }
 }

@@ -104,7 +104,7 @@ fn a_level_too_large_fails_cleanly_and_the_solver_recovers() {
     let mut tiny = Solver::new(Options {
         threads: 1,
         tt_bytes: 1 << 20,
-        level_limit: 50,
+        region_limit: 50,
         ..Options::default()
     });
     let v: Variant = "awari:4x2".parse().unwrap();

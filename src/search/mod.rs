@@ -13,8 +13,8 @@
 //! assert!(s.best.is_some());
 //! ```
 
-pub mod level;
 pub mod negamax;
+pub mod region;
 mod stack;
 pub mod tt;
 
@@ -41,9 +41,9 @@ pub struct Options {
     pub threads: usize,
     /// Bytes for the transposition table.
     pub tt_bytes: usize,
-    /// Positions a level (positions that can repeat) may hold before the
+    /// Positions a region (positions that can repeat) may hold before the
     /// solve fails with [`SolveError::TooLarge`].
-    pub level_limit: usize,
+    pub region_limit: usize,
     /// Stack of each search thread; a search that would need more fails
     /// with [`SolveError::TooDeep`] instead of overflowing it.
     pub stack_bytes: usize,
@@ -54,7 +54,7 @@ impl Default for Options {
         Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             tt_bytes: DEFAULT_TT_BYTES,
-            level_limit: level::LEVEL_LIMIT,
+            region_limit: region::REGION_LIMIT,
             stack_bytes: DEFAULT_STACK_BYTES,
         }
     }
@@ -81,9 +81,9 @@ pub struct Solution {
 /// Why a solve failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
-    /// A level of positions reachable from each other without a capture
+    /// A region of positions reachable from each other without a capture
     /// was larger than the solver resolves.
-    #[error("the position leads to more positions that can repeat without a capture than the solver's level limit (--level-limit, each costs about 150 bytes): too large for the exact solver with this limit")]
+    #[error("the position leads to more positions that can repeat without a capture than the solver's region limit (--region-limit, each costs about 150 bytes): too large for the exact solver with this limit")]
     TooLarge,
     /// The search went deeper than its threads' stacks hold.
     #[error("the search went deeper than the {mib} MiB stack of a search thread holds (long paths without a capture): too deep for the exact solver")]
@@ -244,7 +244,7 @@ impl Solver {
             stack_bytes,
             progress: std::sync::Arc::new(Progress {
                 shared: Shared {
-                    level_limit: options.level_limit,
+                    region_limit: options.region_limit,
                     ..Shared::default()
                 },
                 ..Progress::default()

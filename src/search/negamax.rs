@@ -17,10 +17,10 @@
 //! many cycles the search would re-search the same positions along
 //! exponentially many paths. So a repetition is never scored: when the
 //! search meets a position already on its path, it resolves that
-//! position's whole *level* exactly instead ([`super::level`]): all
+//! position's whole *region* exactly instead ([`super::region`]): all
 //! positions reachable from it without a capture (a cycle never captures:
 //! every capture lowers the seeds on the board), solved by retrograde
-//! analysis with thresholds, the moves that leave the level being solved
+//! analysis with thresholds, the moves that leave the region being solved
 //! exactly by recursive searches. Every value the search returns or stores
 //! is then the position's own true value (or a true bound), whatever the
 //! path. The tests compare every reachable position of small boards of every
@@ -81,15 +81,15 @@ pub struct Shared {
     pub untabled: AtomicU64,
     /// Set to make every searcher return as soon as it can.
     pub stop: AtomicBool,
-    /// Set (with `stop`) when a level was too large to resolve: the solve
+    /// Set (with `stop`) when a region was too large to resolve: the solve
     /// fails, and nothing found after it is stored.
     pub overflow: AtomicBool,
     /// Set (with `stop`) when a search thread's stack ran low
     /// ([`super::stack`]): the solve fails, and nothing found after it is
     /// stored.
     pub too_deep: AtomicBool,
-    /// Positions a level may hold (see [`super::level::LEVEL_LIMIT`]).
-    pub level_limit: usize,
+    /// Positions a region may hold (see [`super::region::REGION_LIMIT`]).
+    pub region_limit: usize,
     /// Endgame databases: exact gains of every board with few seeds.
     pub db: Option<std::sync::Arc<dyn Tablebase>>,
 }
@@ -111,7 +111,7 @@ impl Default for Shared {
             stop: AtomicBool::new(false),
             overflow: AtomicBool::new(false),
             too_deep: AtomicBool::new(false),
-            level_limit: super::level::LEVEL_LIMIT,
+            region_limit: super::region::REGION_LIMIT,
             db: None,
         }
     }
@@ -264,8 +264,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
             return final_gain(pos, score);
         }
         if R::CYCLIC && self.repetition(pos, board) {
-            // Resolve the whole level exactly (see the module docs).
-            let g = super::level::resolve::<R>(self.table, self.shared, pos);
+            // Resolve the whole region exactly (see the module docs).
+            let g = super::region::resolve::<R>(self.table, self.shared, pos);
             if self.shared.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             }

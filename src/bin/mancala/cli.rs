@@ -105,11 +105,11 @@ pub struct SearchArgs {
     /// position can use).
     #[arg(long, value_name = "MB", default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub tt_mb: u64,
-    /// Positions one cycle level may hold before the solve gives up with an
-    /// error (cyclic games; each costs about 150 bytes while the level is
+    /// Positions one cycle region may hold before the solve gives up with an
+    /// error (cyclic games; each costs about 150 bytes while the region is
     /// resolved).
-    #[arg(long, value_name = "POSITIONS", default_value_t = mancala::search::level::LEVEL_LIMIT, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4_000_000_000))]
-    pub level_limit: usize,
+    #[arg(long, alias = "level-limit", value_name = "POSITIONS", default_value_t = mancala::search::region::REGION_LIMIT, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4_000_000_000))]
+    pub region_limit: usize,
     /// Probe the endgame databases built in DIR (`mancala db build`)
     /// instead of searching the boards they cover.
     #[arg(long, value_name = "DIR")]
@@ -128,7 +128,7 @@ impl SearchArgs {
         let bytes = (u128::from(self.tt_mb) << 20).min(useful).max(1 << 16);
         let mut options = Options {
             tt_bytes: bytes as usize,
-            level_limit: self.level_limit,
+            region_limit: self.region_limit,
             ..Options::default()
         };
         if let Some(t) = self.threads {

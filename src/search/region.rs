@@ -1,21 +1,23 @@
-//! Exact resolution of a *level*: every position reachable from a given one
-//! without a capture, for the games whose positions can repeat.
+//! Exact resolution of a *region*: every position reachable from a given one
+//! without a capture, for the games whose positions can repeat. (A region
+//! lies within one database *level*, the boards with a given number of
+//! seeds, and is usually a small part of it.)
 //!
-//! Within a level no move captures or stores a seed (that would lower the
-//! seeds on the board), so a cycle of play lies inside one level, and
+//! Within a region no move captures or stores a seed (that would lower the
+//! seeds on the board), so a cycle of play lies inside one region, and
 //! endless play there is worth 0 more to both sides. The positions of the
-//! level are found by a breadth-first walk over the moves that keep the
-//! board count; every other move *exits* the level and is worth its capture
+//! region are found by a breadth-first walk over the moves that keep the
+//! board count; every other move *exits* the region and is worth its capture
 //! plus the exact value of the position it reaches (a smaller board: solved
 //! by the ordinary search, recursively), and terminal positions are worth
 //! their final allocation.
 //!
-//! Values inside the level are then found by retrograde analysis with
+//! Values inside the region are then found by retrograde analysis with
 //! thresholds. Work with South's future gain. For a threshold `t > 0`, the
 //! set `W_t` of positions from which South can force a gain of at least `t`
 //! is the least fixed point of: South to move and some exit is worth `>= t`
-//! or some move stays in the level at a position of `W_t`; North to move and
-//! every exit is worth `>= t` and every move staying in the level reaches
+//! or some move stays in the region at a position of `W_t`; North to move and
+//! every exit is worth `>= t` and every move staying in the region reaches
 //! `W_t`. Endless play (worth 0 < t) never counts. `L_t` (North forces at
 //! most `-t`) is symmetric. A position's value is the largest `t` with the
 //! position in `W_t`, else minus the largest `t` with it in `L_t`, else 0.
@@ -48,31 +50,31 @@ pub(crate) fn exact_gain<R: Rules>(table: &Table, shared: &Shared, pos: &Positio
     g
 }
 
-/// Positions a level may hold before the solve gives up, by default
-/// (about 3 GB of bookkeeping); see [`super::Options::level_limit`].
-pub const LEVEL_LIMIT: usize = 20_000_000;
+/// Positions a region may hold before the solve gives up, by default
+/// (about 3 GB of bookkeeping); see [`super::Options::region_limit`].
+pub const REGION_LIMIT: usize = 20_000_000;
 
-/// A position of the level: board and side to move.
+/// A position of the region: board and side to move.
 type Key = ([u8; MAX_PITS], Side);
 
-/// Solves the level of `pos` exactly, stores every value found, and returns
+/// Solves the region of `pos` exactly, stores every value found, and returns
 /// the future gain of `pos`.
 pub(crate) fn resolve<R: Rules>(table: &Table, shared: &Shared, pos: &Position) -> i32 {
     let board = pos.board_seeds();
     let mut index: HashMap<Key, usize> = HashMap::new();
     let mut nodes: Vec<Position> = vec![*pos];
     index.insert((pos.pits, pos.to_move), 0);
-    // For each node: South's value of each exit, the in-level children, and
+    // For each node: South's value of each exit, the in-region children, and
     // (for terminal nodes) the fixed value.
     let mut exits: Vec<Vec<i32>> = Vec::new();
     let mut inner: Vec<Vec<usize>> = Vec::new();
     let mut moves = MoveList::new();
     let mut i = 0;
     while i < nodes.len() {
-        if nodes.len() > shared.level_limit || shared.stop.load(Ordering::Relaxed) {
+        if nodes.len() > shared.region_limit || shared.stop.load(Ordering::Relaxed) {
             // Too large to resolve (or stopped): fail the solve, store
             // nothing.
-            if nodes.len() > shared.level_limit {
+            if nodes.len() > shared.region_limit {
                 shared.overflow.store(true, Ordering::Relaxed);
             }
             shared.stop.store(true, Ordering::Relaxed);
@@ -112,12 +114,12 @@ pub(crate) fn resolve<R: Rules>(table: &Table, shared: &Shared, pos: &Position) 
         i += 1;
     }
     let n = nodes.len();
-    // Every position of the level was expanded once: count them as nodes.
+    // Every position of the region was expanded once: count them as nodes.
     shared.nodes.fetch_add(n as u64, Ordering::Relaxed);
     let terminal: Vec<bool> = (0..n)
         .map(|i| inner[i].is_empty() && R::generate(&nodes[i], &mut moves).is_some())
         .collect();
-    // Parents of each node inside the level, for the attractors.
+    // Parents of each node inside the region, for the attractors.
     let mut parents: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, inn) in inner.iter().enumerate() {
         for &j in inn {
@@ -197,7 +199,7 @@ fn attractor(
 ) -> Vec<bool> {
     let n = nodes.len();
     let mut won = vec![false; n];
-    // For the opponent's nodes: in-level moves not yet known to be won.
+    // For the opponent's nodes: in-region moves not yet known to be won.
     let mut pending: Vec<usize> = inner.iter().map(Vec::len).collect();
     let mut queue = Vec::new();
     for i in 0..n {
@@ -206,7 +208,7 @@ fn attractor(
         } else if nodes[i].to_move() == player {
             exits[i].iter().any(|&v| good(v))
         } else {
-            // Every exit good and no move staying in the level.
+            // Every exit good and no move staying in the region.
             exits[i].iter().all(|&v| good(v)) && pending[i] == 0
         };
         if win {
