@@ -5,12 +5,12 @@
 //! hence the same file system), named `.NAME.tmpPID`, which is synced and
 //! then renamed over the target; on any error the temporary file is removed.
 //! Every file the toolkit writes (database levels, checkpoints, pictures)
-//! goes through [`write`].
+//! goes through [`write()`].
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The temporary file [`write`] uses for `path` (a dot file beside it,
+/// The temporary file [`write()`] uses for `path` (a dot file beside it,
 /// named after the target and this process).
 pub fn temporary_path(path: &Path) -> PathBuf {
     let dir = match path.parent() {

@@ -13,7 +13,7 @@
 //! the same roles for South as North's and South's do for North. So a board
 //! with North to move has the value of the board turned round (the rows
 //! swapped) with South to move, and each level stores only South to move:
-//! one byte per board ([`file`]). The tests check the symmetry with the
+//! one byte per board ([`mod@file`]). The tests check the symmetry with the
 //! solver on random positions of every game.
 //!
 //! Levels are built from `k = 0` upwards ([`build`]), since a capture only

@@ -7,7 +7,7 @@
 //! solver, the databases) works for any game type, including one defined
 //! outside this crate. The built-in games are listed once, in the registry
 //! (`registry.rs`), which generates the runtime [`Game`] enum used at the
-//! edges (command line, files) and [`dispatch!`] to the right type.
+//! edges (command line, files) and [`dispatch!`](crate::dispatch!) to the right type.
 //!
 //! **Adding a game:** write `games/NAME.rs` with a type implementing
 //! [`Rules`] (its doc comment saying the rules, as the others do), and add

@@ -26,7 +26,7 @@
 //! path. The tests compare every reachable position of small boards of every
 //! game with an independent exhaustive retrograde analysis.
 //!
-//! **Contract of [`Searcher::search`]** (fail-soft): with `alpha < beta`, the
+//! **Contract of `Searcher::search`** (fail-soft): with `alpha < beta`, the
 //! returned `v` satisfies: `v <= alpha` means `g <= v`; `v >= beta` means
 //! `g >= v`; otherwise `v == g`.
 
@@ -85,7 +85,7 @@ pub struct Shared {
     /// fails, and nothing found after it is stored.
     pub overflow: AtomicBool,
     /// Set (with `stop`) when a search thread's stack ran low
-    /// ([`super::stack`]): the solve fails, and nothing found after it is
+    /// (`search::stack`): the solve fails, and nothing found after it is
     /// stored.
     pub too_deep: AtomicBool,
     /// Positions a region may hold (see [`super::region::REGION_LIMIT`]).

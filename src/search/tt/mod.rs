@@ -1,14 +1,14 @@
 //! The lock-free transposition table.
 //!
 //! **Concurrency policy.** The table is shared by every search thread
-//! without locks. Each entry is a [`slot::Slot`] guarded by its own
+//! without locks. Each entry is a slot (`slot.rs`) guarded by its own
 //! sequence counter (a seqlock): a writer claims the entry with a
 //! compare-and-swap, writes, and publishes; a writer that finds the entry
 //! claimed by another thread simply drops its store (the table is a cache);
 //! a reader uses an entry only if no writer was at work while it read it,
 //! so a torn entry is discarded, never used. The protocol, its memory
 //! orderings and why they suffice on weak-memory processors are in
-//! [`slot`], checked by a `loom` model. Every field is an atomic, so there
+//! `tt/slot.rs`, checked by a `loom` model. Every field is an atomic, so there
 //! is no data race; the only `unsafe` is the table's memory
 //! ([`crate::mem::Atomics`], where the argument is written).
 //!
