@@ -6,8 +6,9 @@
 //! atomics that every thread reads and writes at random. They live in an
 //! anonymous mapping: its pages are zero-filled by the kernel on first
 //! touch, so a large array costs nothing until it is used, and it can be
-//! advised to use huge pages (a random access into a large array otherwise
-//! misses the TLB too).
+//! advised to use huge pages once it is worth it
+//! ([`Atomics::use_huge_pages`]: a random access into a large array
+//! otherwise misses the TLB too).
 //!
 //! **Soundness.** All the `unsafe` of these arrays is in this file:
 //!
@@ -84,10 +85,6 @@ impl<T: ZeroValid> Atomics<T> {
         #[cfg(not(miri))]
         {
             let map = memmap2::MmapRaw::from(memmap2::MmapMut::map_anon(bytes)?);
-            // Huge pages: only advice; if the kernel declines, nothing
-            // changes.
-            #[cfg(target_os = "linux")]
-            let _ = map.advise(memmap2::Advice::HugePage);
             let ptr = map.as_mut_ptr().cast::<T>();
             Ok(Atomics {
                 _map: map,
@@ -112,6 +109,16 @@ impl<T: ZeroValid> Atomics<T> {
                 _owns: PhantomData,
             })
         }
+    }
+
+    /// Asks the kernel to back the array with huge pages from now on: a
+    /// random access into a large array then rarely misses the TLB. Only
+    /// advice (if the kernel declines, nothing changes); worth it once much
+    /// of the array will be touched, since each first touch then zeroes a
+    /// whole huge page (2 MiB) instead of 4 KiB.
+    pub fn use_huge_pages(&self) {
+        #[cfg(all(target_os = "linux", not(miri)))]
+        let _ = self._map.advise(memmap2::Advice::HugePage);
     }
 
     /// Number of elements.

@@ -119,6 +119,8 @@ pub fn build_level<R: Rules>(
     // board sit anywhere in the level, hence memory advised to use huge
     // pages (see `crate::mem`).
     let memory = Atomics::<AtomicU16>::zeroed(usize::try_from(count).ok()?).ok()?;
+    // Every board's bounds are written at once below: huge pages pay.
+    memory.use_huge_pages();
     let bounds = &memory[..];
     bounds
         .par_iter()

@@ -182,6 +182,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
     #[cold]
     fn check_stop(&mut self) {
         self.flush();
+        self.table
+            .grow_into_huge_pages(self.shared.nodes.load(Ordering::Relaxed));
         if self.shared.stop.load(Ordering::Relaxed)
             || self.flags.iter().any(|f| f.load(Ordering::Relaxed))
         {
