@@ -92,6 +92,11 @@ impl<R: Rules> Explorer<R> {
         self.cancelled.store(true, Ordering::Relaxed);
     }
 
+    /// The two thresholds, in the order of [`Summary::wins`].
+    pub fn needs(&self) -> [usize; 2] {
+        self.needs
+    }
+
     /// Summaries kept so far.
     pub fn positions(&self) -> usize {
         self.memo.len()

@@ -24,11 +24,11 @@
 //! and counting how many reach it, until a layer holds enough positions;
 //! each position of that layer is a job, and the whole is the sum of the
 //! jobs' summaries, each times its number of chains ([`Split::combine`]).
-//! Jobs run side by side on rayon's threads, can be done in any order, and
-//! can be saved as they finish ([`Checkpoint`]), so a count can stop and
-//! resume. Done in a fixed random order ([`Split::order`]), the jobs
-//! finished so far are a random sample, from which the time left and the
-//! totals extrapolate.
+//! A [`Runner`] runs the jobs side by side on rayon's threads: they can be
+//! done in any order, and saved as they finish ([`Checkpoint`]), so a
+//! count can stop and resume. Done in a fixed random order
+//! ([`Split::order`]), the jobs finished so far are a random sample, from
+//! which the time left and the totals extrapolate ([`Partial`]).
 //!
 //! **Below the cut** chains rarely meet again, and a walk is cheaper than
 //! a lookup: the explorer keeps summaries (in a concurrent map,
@@ -43,17 +43,21 @@
 //!
 //! **Parts.** [`Count`] is the number type; [`Criterion`], [`Wins`] and
 //! [`Summary`] say what is counted; [`Explorer`] walks the first turns,
-//! counting or listing them; [`Split`] cuts a count into jobs; and
-//! [`Checkpoint`] keeps the jobs done in a file.
+//! counting or listing them; [`Split`] cuts a count into jobs;
+//! [`Checkpoint`] keeps the jobs done in a file; and [`Runner`] runs the
+//! jobs, saving, stopping and extrapolating, for a caller that shows its
+//! progress and prints.
 
 mod checkpoint;
 mod count;
 mod explorer;
+mod jobs;
 mod split;
 mod summary;
 
 pub use checkpoint::{Checkpoint, CheckpointError};
 pub use count::{Count, CountParseError};
 pub use explorer::{Explorer, KEPT_BYTES};
+pub use jobs::{Outcome, Partial, Progress, ResumeError, RunOptions, Runner};
 pub use split::Split;
 pub use summary::{Criterion, Summary, Wins};
