@@ -353,3 +353,280 @@ impl<'a, R: Rules> Runner<'a, R> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::dakon::Dakon;
+    use crate::openings::{Count, Criterion, Wins};
+
+    /// A summary of `turns` first turns, `wins` of them winning under each
+    /// threshold.
+    fn summary(turns: u64, wins: [u64; 2]) -> Summary {
+        Summary {
+            turns: Count::from(turns),
+            wins: wins.map(|w| Wins {
+                winning: Count::from(w),
+                shortest: (w > 0).then_some(1),
+                longest: (w > 0).then_some(3),
+            }),
+        }
+    }
+
+    /// Whether `a` and `b` agree to rounding, or are both NaN.
+    fn close(a: f64, b: f64) -> bool {
+        (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+    }
+
+    #[test]
+    fn extrapolates_a_hand_computed_sample() {
+        let pos = "dakon:4x4".parse::<Variant>().unwrap().start();
+        // Two first turns ended before the cut (one winning under the
+        // first threshold); four jobs, reached by 1, 2, 1 and 3 chains.
+        let split = Split {
+            depth: 1,
+            ended: summary(2, [1, 0]),
+            jobs: [1, 2, 1, 3].map(|t| (pos, Count::from(t))).to_vec(),
+        };
+        // Jobs 0 and 1 done: 1 x 10 and 2 x 7 first turns, so 10 and 14
+        // by job, mean 12, sample variance ((10-12)^2 + (14-12)^2)/1 = 8.
+        let done = BTreeMap::from([(0, summary(10, [4, 1])), (1, summary(7, [2, 0]))]);
+        let p = estimate(&split, &done, 4.0, 6.0, 2);
+        assert_eq!((p.done, p.jobs), (2, 4));
+        assert!(close(p.seconds, 10.0));
+        assert_eq!(p.so_far.turns, Count::from(2 + 10 + 2 * 7));
+        assert_eq!(p.so_far.wins[0].winning, Count::from(1 + 4 + 2 * 2));
+        assert_eq!(p.so_far.wins[1].winning, Count::from(1));
+        // Ended, plus the sample's sum times 4/2.
+        assert!(close(p.turns, 2.0 + 24.0 * 2.0), "{}", p.turns);
+        assert!(close(p.winning[0], 1.0 + (4.0 + 2.0 * 2.0) * 2.0));
+        assert!(close(p.winning[1], 2.0));
+        // N sqrt(s^2/k (1 - k/N)) = 4 sqrt(8/2 x 1/2) = 4 sqrt 2.
+        assert!(close(p.error, 4.0 * 2f64.sqrt()), "{}", p.error);
+        // 6 s for 2 jobs, 2 left.
+        assert!(close(p.left, 6.0));
+        // Every job done: the exact totals, no sampling error.
+        let mut all = done.clone();
+        all.insert(2, summary(5, [0, 0]));
+        all.insert(3, summary(1, [1, 1]));
+        let p = estimate(&split, &all, 0.0, 8.0, 4);
+        assert!(close(p.turns, 2.0 + 10.0 + 14.0 + 5.0 + 3.0));
+        assert!(close(p.error, 0.0), "{}", p.error);
+        assert!(close(p.left, 0.0));
+        // One job: no error; none: the short chains alone, nothing known of
+        // the time left.
+        let one = BTreeMap::from([(1, summary(7, [2, 0]))]);
+        let p = estimate(&split, &one, 0.0, 1.0, 1);
+        assert!(close(p.turns, 2.0 + 14.0 * 4.0) && p.error.is_nan());
+        let p = estimate(&split, &BTreeMap::new(), 3.0, 1.0, 0);
+        assert_eq!(p.so_far, split.ended);
+        assert!(close(p.turns, 2.0) && close(p.winning[0], 1.0) && close(p.winning[1], 0.0));
+        assert!(p.error.is_nan() && p.left.is_nan());
+        assert!(close(p.seconds, 4.0));
+    }
+
+    /// Jobs asked of a count of `dakon:4x4` (it has 154 first turns, and
+    /// 9 jobs after 6 moves).
+    const MIN_JOBS: usize = 8;
+
+    /// `dakon:4x4`'s start, and the thresholds of both criteria.
+    fn dakon_4() -> (Variant, Position, [usize; 2]) {
+        let variant: Variant = "dakon:4x4".parse().unwrap();
+        let pos = variant.start();
+        let needs = [Criterion::Majority, Criterion::Strong]
+            .map(|c| c.threshold(pos.total_seeds(), variant.s()));
+        (variant, pos, needs)
+    }
+
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    }
+
+    /// Runs the count of `dakon:4x4` from `resume` with `options`,
+    /// cancelling the explorer once `cancel_at` jobs are done: the outcome
+    /// and the checkpoint last saved.
+    fn run(
+        resume: Option<Checkpoint>,
+        options: &RunOptions,
+        cancel_at: Option<usize>,
+    ) -> (Outcome, Checkpoint) {
+        let (variant, pos, needs) = dakon_4();
+        let explorer = Explorer::<Dakon>::with_thresholds(needs, 0);
+        let runner = Runner::new(&explorer, &variant, &pos, MIN_JOBS, resume).unwrap();
+        let mut saved = None;
+        let outcome = runner
+            .run(
+                &pool(2),
+                options,
+                |c| {
+                    saved = Some(c.clone());
+                    Ok::<(), ()>(())
+                },
+                |p| {
+                    if cancel_at.is_some_and(|n| p.done() >= n) {
+                        explorer.cancel();
+                    }
+                },
+            )
+            .unwrap();
+        (outcome, saved.expect("saved at the end"))
+    }
+
+    /// The summary of a finished count.
+    fn finished(outcome: Outcome) -> Summary {
+        match outcome {
+            Outcome::Finished { summary, .. } => summary,
+            Outcome::Stopped(p) => panic!("stopped after {} of {} jobs", p.done, p.jobs),
+        }
+    }
+
+    #[test]
+    fn a_stopped_count_resumed_gives_the_uninterrupted_totals() {
+        let (_, pos, needs) = dakon_4();
+        let whole = Explorer::<Dakon>::with_thresholds(needs, 0).summary(&pos);
+        assert!(!whole.wins[0].winning.is_zero() && whole.wins[0] != whole.wins[1]);
+        let (outcome, full) = run(None, &RunOptions::default(), None);
+        assert_eq!(finished(outcome), whole);
+        assert!(full.jobs >= MIN_JOBS && full.done.len() == full.jobs);
+        // Stopped at once: nothing done, and an empty checkpoint.
+        let stop = RunOptions {
+            stop_after: Some(0.0),
+            ..RunOptions::default()
+        };
+        let (outcome, empty) = run(None, &stop, None);
+        let Outcome::Stopped(p) = outcome else {
+            panic!("not stopped")
+        };
+        assert_eq!((p.done, p.jobs, empty.done.len()), (0, full.jobs, 0));
+        // Stopped with half of the jobs done (those a run on one thread
+        // does first), after 5 s of earlier runs: what they hold, saved.
+        let explorer = Explorer::<Dakon>::with_thresholds(needs, 0);
+        let split = explorer.split_at(&pos, full.depth);
+        let mut half = empty.clone();
+        half.seconds = 5.0;
+        for j in split.order().into_iter().take(full.jobs / 2) {
+            half.done
+                .insert(j, explorer.job_summary(&split.jobs[j].0).unwrap());
+        }
+        let (outcome, saved) = run(Some(half.clone()), &stop, None);
+        let Outcome::Stopped(p) = outcome else {
+            panic!("not stopped")
+        };
+        assert_eq!(
+            (p.done, &p.so_far),
+            (half.done.len(), &split.combine(&half.done))
+        );
+        assert!(p.turns.is_finite() && p.seconds >= 5.0);
+        assert_eq!(saved.done, half.done);
+        // Resumed through its text to the end: the uninterrupted totals,
+        // and the seconds of every run.
+        let saved = Checkpoint::parse(&saved.to_text()).unwrap();
+        let (outcome, _) = run(Some(saved), &RunOptions::default(), None);
+        let Outcome::Finished {
+            summary,
+            seconds,
+            earlier,
+        } = outcome
+        else {
+            panic!("stopped")
+        };
+        assert_eq!(summary, whole);
+        assert!(earlier >= 5.0 && seconds >= earlier);
+        // Cancelled once a job is done, however many are done by then:
+        // resumed, the same totals.
+        let (outcome, saved) = run(None, &RunOptions::default(), Some(1));
+        if let Outcome::Stopped(p) = &outcome {
+            assert_eq!(p.so_far, split.combine(&saved.done));
+            assert!(p.done < p.jobs && p.done == saved.done.len());
+        }
+        let (outcome, _) = run(Some(saved), &RunOptions::default(), None);
+        assert_eq!(finished(outcome), whole);
+    }
+
+    #[test]
+    fn the_checkpoint_is_saved_on_time_and_a_failed_save_cancels() {
+        let (variant, pos, needs) = dakon_4();
+        let count_saves = |every: Duration| {
+            let explorer = Explorer::<Dakon>::with_thresholds(needs, 0);
+            let runner = Runner::new(&explorer, &variant, &pos, MIN_JOBS, None).unwrap();
+            let jobs = runner.split().jobs.len();
+            let mut saves = Vec::new();
+            let options = RunOptions {
+                save_every: every,
+                ..RunOptions::default()
+            };
+            let outcome = runner.run(
+                &pool(2),
+                &options,
+                |c| {
+                    saves.push(c.done.len());
+                    Ok::<(), ()>(())
+                },
+                |_| {},
+            );
+            assert!(matches!(outcome, Ok(Outcome::Finished { .. })));
+            (jobs, saves)
+        };
+        // Not yet due: only the save at the end, with every job.
+        let (jobs, saves) = count_saves(Duration::from_secs(3600));
+        assert_eq!(saves, [jobs]);
+        // Always due: a save after each job received, then the last one.
+        let (jobs, saves) = count_saves(Duration::ZERO);
+        assert!(saves.len() > jobs, "{saves:?}");
+        assert!(saves.windows(2).all(|w| w[0] <= w[1]), "{saves:?}");
+        assert_eq!(saves.last(), Some(&jobs));
+        // A save that fails: the count is cancelled and the error returned.
+        let explorer = Explorer::<Dakon>::with_thresholds(needs, 0);
+        let runner = Runner::new(&explorer, &variant, &pos, MIN_JOBS, None).unwrap();
+        let options = RunOptions {
+            save_every: Duration::ZERO,
+            ..RunOptions::default()
+        };
+        let outcome = runner.run(&pool(2), &options, |_| Err("disk full"), |_| {});
+        assert_eq!(outcome, Err("disk full"));
+        assert_eq!(explorer.job_summary(&pos), None);
+    }
+
+    #[test]
+    fn a_checkpoint_of_another_count_is_refused() {
+        let (variant, pos, needs) = dakon_4();
+        let (_, full) = run(None, &RunOptions::default(), None);
+        let explorer = Explorer::<Dakon>::with_thresholds(needs, 0);
+        let resume =
+            |c: &Checkpoint| Runner::new(&explorer, &variant, &pos, MIN_JOBS, Some(c.clone()));
+        assert!(resume(&full).is_ok());
+        let other = Checkpoint {
+            needs: [needs[0], needs[0]],
+            ..full.clone()
+        };
+        assert_eq!(
+            resume(&other).err(),
+            Some(ResumeError::OtherCount {
+                game: "dakon:4x4".into(),
+                position: pos.to_string(),
+                needs: other.needs,
+            })
+        );
+        let other = Checkpoint {
+            game: "dakon:5x5".into(),
+            ..full.clone()
+        };
+        assert!(matches!(
+            resume(&other).err(),
+            Some(ResumeError::OtherCount { .. })
+        ));
+        let other = Checkpoint {
+            fingerprint: full.fingerprint ^ 1,
+            ..full.clone()
+        };
+        assert_eq!(resume(&other).err(), Some(ResumeError::OtherCut));
+        let other = Checkpoint {
+            jobs: full.jobs + 1,
+            ..full
+        };
+        assert_eq!(resume(&other).err(), Some(ResumeError::OtherCut));
+    }
+}
