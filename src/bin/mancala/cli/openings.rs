@@ -2,8 +2,11 @@
 //! openings), listed or counted.
 
 use super::{CliError, GameArgs};
-use mancala::openings::{Checkpoint, Criterion, Explorer, Summary};
-use mancala::{dispatch, Rules, Side};
+use mancala::openings::{
+    Checkpoint, Criterion, Explorer, Outcome, Partial, Progress, ResumeError, RunOptions, Runner,
+    Wins,
+};
+use mancala::{dispatch, Position, Rules, Side, Variant};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -109,356 +112,229 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         use std::io::IsTerminal;
         !args.quiet && std::io::stderr().is_terminal()
     };
-    dispatch!(variant.game(), R => {
-        let explorer = Explorer::<R>::with_thresholds([need, second], (args.memory << 20) as usize);
-        let done = AtomicBool::new(false);
-        let mut listed = Vec::new();
-        let summary = std::thread::scope(|scope| {
-            if show && !args.count {
-                scope.spawn(|| {
-                    let bar = indicatif::ProgressBar::new_spinner();
-                    bar.set_style(
-                        indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
-                            .expect("valid template"),
-                    );
-                    while !done.load(Relaxed) {
-                        std::thread::sleep(std::time::Duration::from_millis(200));
-                        bar.set_message(format!(
-                            "{} positions expanded, {} summaries kept",
-                            explorer.nodes(),
-                            explorer.positions()
-                        ));
-                        bar.tick();
-                    }
-                    bar.finish_and_clear();
-                });
-            }
-            let t = std::time::Instant::now();
-            let result = if args.count {
-                let counted = count(args, &variant.to_string(), &pos, &explorer, &pool, [need, second], show);
-                done.store(true, Relaxed);
-                match counted {
-                    Ok(Ok(summary)) => Ok(summary),
-                    Ok(Err(partial)) => {
-                        report_partial(args, &partial, out)?;
-                        return Err(CliError::Incomplete(format!(
-                            "stopped after {} of {} jobs{}",
-                            partial.done,
-                            partial.jobs,
-                            args.checkpoint.as_ref().map_or(String::new(), |f| format!(
-                                "; what is done is in {}",
-                                f.display()
-                            ))
-                        )));
-                    }
-                    Err(e) => return Err(e),
-                }
-            } else {
-                let mut result = Ok(());
-                let s = explorer.for_each_winning(&pos, &mut |moves, after| {
-                    let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-                    if args.json {
-                        listed.push(serde_json::json!({"moves": moves, "position": after.to_string()}));
-                    } else if result.is_ok() {
-                        result = writeln!(out, "{}\t{after}", moves.join(" "));
-                    }
-                });
-                result.map(|()| s).map_err(CliError::from)
-            };
-            done.store(true, Relaxed);
-            if !args.quiet {
-                eprintln!(
-                    "{} positions expanded, {} summaries kept, {:.2} s",
-                    explorer.nodes(),
-                    explorer.positions(),
-                    t.elapsed().as_secs_f64()
+    dispatch!(variant.game(), R => run_rules::<R>(args, &variant, &pos, [need, second], &pool, show, out))
+}
+
+/// [`run`] under the rules `R`: lists or counts with the thresholds
+/// `needs` on `pool`, with a progress display on stderr when `show`.
+fn run_rules<R: Rules>(
+    args: &Args,
+    variant: &Variant,
+    pos: &Position,
+    needs: [usize; 2],
+    pool: &rayon::ThreadPool,
+    show: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let explorer = Explorer::<R>::with_thresholds(needs, (args.memory << 20) as usize);
+    let done = AtomicBool::new(false);
+    let mut listed = Vec::new();
+    let summary = std::thread::scope(|scope| {
+        if show && !args.count {
+            scope.spawn(|| {
+                let bar = indicatif::ProgressBar::new_spinner();
+                bar.set_style(
+                    indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                        .expect("valid template"),
                 );
-            }
-            result
-        })?;
-        let [first, strong] = &summary.wins;
-        if args.json {
-            let mut doc = serde_json::json!({
-                "game": variant.to_string(),
-                "position": pos.to_string(),
-                "criterion": if args.strong { "strong" } else { "majority" },
-                "winning": first.winning.to_string(),
-                "turns": summary.turns.to_string(),
-                "shortest": first.shortest,
-                "longest": first.longest,
-                "openings": listed,
+                while !done.load(Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    bar.set_message(format!(
+                        "{} positions expanded, {} summaries kept",
+                        explorer.nodes(),
+                        explorer.positions()
+                    ));
+                    bar.tick();
+                }
+                bar.finish_and_clear();
             });
-            if args.both {
-                doc["strong"] = serde_json::json!({
-                    "winning": strong.winning.to_string(),
-                    "shortest": strong.shortest,
-                    "longest": strong.longest,
-                });
-            }
-            out.write_all(super::json::line(&doc).as_bytes())?;
-            return Ok(());
         }
-        let line = |w: &mancala::openings::Wins| format!(
+        let t = std::time::Instant::now();
+        let result = if args.count {
+            let counted = count(args, variant, pos, &explorer, pool, show);
+            done.store(true, Relaxed);
+            match counted? {
+                Outcome::Finished { summary, .. } => Ok(summary),
+                Outcome::Stopped(partial) => {
+                    report_partial(args, &partial, out)?;
+                    return Err(CliError::Incomplete(format!(
+                        "stopped after {} of {} jobs{}",
+                        partial.done,
+                        partial.jobs,
+                        args.checkpoint.as_ref().map_or(String::new(), |f| format!(
+                            "; what is done is in {}",
+                            f.display()
+                        ))
+                    )));
+                }
+            }
+        } else {
+            let mut result = Ok(());
+            let s = explorer.for_each_winning(pos, &mut |moves, after| {
+                let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+                if args.json {
+                    listed.push(serde_json::json!({"moves": moves, "position": after.to_string()}));
+                } else if result.is_ok() {
+                    result = writeln!(out, "{}\t{after}", moves.join(" "));
+                }
+            });
+            result.map(|()| s).map_err(CliError::from)
+        };
+        done.store(true, Relaxed);
+        if !args.quiet {
+            eprintln!(
+                "{} positions expanded, {} summaries kept, {:.2} s",
+                explorer.nodes(),
+                explorer.positions(),
+                t.elapsed().as_secs_f64()
+            );
+        }
+        result
+    })?;
+    let [first, strong] = &summary.wins;
+    if args.json {
+        let mut doc = serde_json::json!({
+            "game": variant.to_string(),
+            "position": pos.to_string(),
+            "criterion": if args.strong { "strong" } else { "majority" },
+            "winning": first.winning.to_string(),
+            "turns": summary.turns.to_string(),
+            "shortest": first.shortest,
+            "longest": first.longest,
+            "openings": listed,
+        });
+        if args.both {
+            doc["strong"] = serde_json::json!({
+                "winning": strong.winning.to_string(),
+                "shortest": strong.shortest,
+                "longest": strong.longest,
+            });
+        }
+        out.write_all(super::json::line(&doc).as_bytes())?;
+        return Ok(());
+    }
+    let line = |w: &Wins| {
+        format!(
             "winning {} of {} first turns, shortest {}, longest {}",
             w.winning,
             summary.turns,
             length(w.shortest),
             length(w.longest)
-        );
-        if args.both {
-            writeln!(out, "# strong: {}", line(strong))?;
-        }
-        writeln!(out, "# {}", line(first))?;
-    });
+        )
+    };
+    if args.both {
+        writeln!(out, "# strong: {}", line(strong))?;
+    }
+    writeln!(out, "# {}", line(first))?;
     Ok(())
 }
 
-/// A count stopped before its end: the jobs done and what they extrapolate
-/// to.
-struct Partial {
-    done: usize,
-    jobs: usize,
-    seconds: f64,
-    /// The first turns of the finished jobs and of the split's short
-    /// chains.
-    so_far: Summary,
-    /// Estimates of every first turn and of the winning ones under each
-    /// threshold, and of the seconds left.
-    turns: f64,
-    /// The standard error of `turns` (NaN below two jobs done).
-    error: f64,
-    winning: [f64; 2],
-    left: f64,
-}
-
-/// Counts the first turns from `pos` job by job ([`Explorer::split`]),
-/// resuming from and saving to the checkpoint, in parallel on `pool`.
-/// `Ok(Err(partial))` when `--stop-after` stopped it first.
+/// Counts the first turns from `pos` job by job ([`Runner`]), resuming
+/// from and saving to the checkpoint, in parallel on `pool`, with a
+/// progress bar when `show` (else, unless quiet, a line every minute).
 fn count<R: Rules>(
     args: &Args,
-    game: &str,
-    pos: &mancala::Position,
+    variant: &Variant,
+    pos: &Position,
     explorer: &Explorer<R>,
     pool: &rayon::ThreadPool,
-    needs: [usize; 2],
     show: bool,
-) -> Result<Result<Summary, Partial>, CliError> {
-    let start = std::time::Instant::now();
-    let mut checkpoint = match &args.checkpoint {
+) -> Result<Outcome, CliError> {
+    let bad = |file: &std::path::Path, why: String| {
+        CliError::Openings(format!("checkpoint {}: {why}", file.display()))
+    };
+    let resume = match &args.checkpoint {
         Some(file) if file.exists() => {
             let text =
                 std::fs::read_to_string(file).map_err(|e| CliError::File(file.clone(), e))?;
-            let bad =
-                |why: String| CliError::Openings(format!("checkpoint {}: {why}", file.display()));
-            let c = Checkpoint::parse(&text).map_err(|e| bad(e.to_string()))?;
-            if c.game != game || c.position != pos.to_string() || c.needs != needs {
-                return Err(bad(format!(
-                    "it was made for --game {} --position \"{}\" with thresholds {} and {}, not this count \
-                     (use another file, or remove it to start again)",
-                    c.game, c.position, c.needs[0], c.needs[1]
-                )));
-            }
-            Some(c)
+            Some(Checkpoint::parse(&text).map_err(|e| bad(file, e.to_string()))?)
         }
         _ => None,
     };
-    let split = match &checkpoint {
-        Some(c) => explorer.split_at(pos, c.depth),
-        None => explorer.split(pos, args.jobs as usize),
-    };
-    let fingerprint = split.fingerprint();
-    let mut checkpoint = checkpoint.take().unwrap_or_else(|| Checkpoint {
-        game: game.to_string(),
-        position: pos.to_string(),
-        needs,
-        depth: split.depth,
-        jobs: split.jobs.len(),
-        fingerprint,
-        seconds: 0.0,
-        done: Default::default(),
-    });
-    if checkpoint.jobs != split.jobs.len() || checkpoint.fingerprint != fingerprint {
-        return Err(CliError::Openings(format!(
-            "checkpoint {}: its jobs are not this version's cut of the count (remove it to start again)",
-            args.checkpoint.as_ref().expect("a checkpoint was read").display()
-        )));
-    }
-    let spent = checkpoint.seconds;
-    let save = |c: &mut Checkpoint| -> Result<(), CliError> {
-        c.seconds = spent + start.elapsed().as_secs_f64();
-        match &args.checkpoint {
-            Some(file) => super::write_file(file, c.to_text().as_bytes()),
-            None => Ok(()),
-        }
-    };
-    let todo: Vec<usize> = split
-        .order()
-        .into_iter()
-        .filter(|j| !checkpoint.done.contains_key(j))
-        .collect();
-    let resumed = checkpoint.done.len();
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Summary)>();
-    let bar = if show {
-        let bar = indicatif::ProgressBar::new(split.jobs.len() as u64);
+    let runner = Runner::new(explorer, variant, pos, args.jobs as usize, resume).map_err(|e| {
+        let file = args.checkpoint.as_ref().expect("a checkpoint was read");
+        bad(
+            file,
+            match e {
+                ResumeError::OtherCount {
+                    game,
+                    position,
+                    needs,
+                } => format!(
+                    "it was made for --game {game} --position \"{position}\" with thresholds {} and {}, \
+                     not this count (use another file, or remove it to start again)",
+                    needs[0], needs[1]
+                ),
+                ResumeError::OtherCut => {
+                    "its jobs are not this version's cut of the count (remove it to start again)"
+                        .to_string()
+                }
+            },
+        )
+    })?;
+    let bar = show.then(|| {
+        let bar = indicatif::ProgressBar::new(runner.split().jobs.len() as u64);
         bar.set_style(
             indicatif::ProgressStyle::with_template(
                 "{bar:20} {pos}/{len} jobs {elapsed_precise}, ~{eta_precise} to go, {msg}",
             )
             .expect("valid template"),
         );
-        bar.set_position(resumed as u64);
+        bar.set_position(runner.checkpoint().done.len() as u64);
         bar.reset_eta();
-        Some(bar)
-    } else {
-        None
-    };
-    // The extrapolation from the jobs done: they are a random sample of
-    // the jobs (Split::order), so their mean per job, times the jobs,
-    // estimates the whole.
-    let estimate = |c: &Checkpoint, seconds: f64, fresh: usize| -> Partial {
-        let so_far = split.combine(&c.done);
-        let done = c.done.len();
-        let mut sums = [0f64; 3];
-        let mut squares = 0f64;
-        for (j, s) in &c.done {
-            let times = split.jobs[*j].1.to_f64();
-            let turns = times * s.turns.to_f64();
-            sums[0] += turns;
-            squares += turns * turns;
-            sums[1] += times * s.wins[0].winning.to_f64();
-            sums[2] += times * s.wins[1].winning.to_f64();
-        }
-        let scale = if done == 0 {
-            0.0
-        } else {
-            split.jobs.len() as f64 / done as f64
-        };
-        let ended = &split.ended;
-        let left = split.jobs.len() - done;
-        // The standard error of the extrapolated first turns: a simple
-        // random sample of `done` jobs of `jobs`, without replacement.
-        let error = if done < 2 {
-            f64::NAN
-        } else {
-            let (k, n) = (done as f64, split.jobs.len() as f64);
-            let mean = sums[0] / k;
-            let variance = (squares - k * mean * mean).max(0.0) / (k - 1.0);
-            n * (variance / k * (1.0 - k / n)).sqrt()
-        };
-        Partial {
-            done,
-            jobs: split.jobs.len(),
-            seconds: spent + seconds,
-            so_far,
-            turns: ended.turns.to_f64() + sums[0] * scale,
-            error,
-            winning: [
-                ended.wins[0].winning.to_f64() + sums[1] * scale,
-                ended.wins[1].winning.to_f64() + sums[2] * scale,
-            ],
-            left: if fresh == 0 {
-                f64::NAN
-            } else {
-                seconds / fresh as f64 * left as f64
-            },
-        }
-    };
-    let result = std::thread::scope(|scope| -> Result<(), CliError> {
-        let worker = scope.spawn(|| {
-            pool.install(|| {
-                use rayon::prelude::*;
-                todo.par_iter().with_max_len(1).for_each_with(tx, |tx, &j| {
-                    if args
-                        .stop_after
-                        .is_some_and(|limit| start.elapsed().as_secs_f64() >= limit)
-                    {
-                        explorer.cancel();
-                    }
-                    // Cancelled (late, or the checkpoint cannot be
-                    // written), every job left returns at once, empty.
-                    if let Some(s) = explorer.job_summary(&split.jobs[j].0) {
-                        let _ = tx.send((j, s));
-                    }
-                });
-            })
-        });
-        let mut last_save = std::time::Instant::now();
-        let mut last_line = std::time::Instant::now();
-        let mut fresh = 0usize;
-        let mut failed = None;
-        loop {
-            match rx.recv_timeout(std::time::Duration::from_millis(500)) {
-                Ok((j, s)) => {
-                    checkpoint.done.insert(j, s);
-                    fresh += 1;
-                    if let Some(bar) = &bar {
-                        bar.inc(1);
-                    }
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            let seconds = start.elapsed().as_secs_f64();
-            if args.stop_after.is_some_and(|limit| seconds >= limit) {
-                // The jobs under way are dropped, not waited for: on a big
-                // board one job can take hours.
-                explorer.cancel();
-            }
-            if failed.is_none() && last_save.elapsed().as_secs() >= 10 {
-                failed = save(&mut checkpoint).err();
-                if failed.is_some() {
-                    explorer.cancel();
-                }
-                last_save = std::time::Instant::now();
-            }
-            let every = if bar.is_some() { 2 } else { 60 };
-            if !args.quiet && last_line.elapsed().as_secs() >= every {
-                last_line = std::time::Instant::now();
-                let p = estimate(&checkpoint, seconds, fresh);
-                let line = format!(
-                    "~{:.2e} first turns, ~{:.2e} winning",
-                    p.turns, p.winning[0]
-                );
-                match &bar {
-                    Some(bar) => bar.set_message(line),
-                    None => eprintln!(
-                        "openings: {}/{} jobs, {:.0} s, about {:.0} s to go, {line}; \
-                         {} positions expanded, {} summaries kept",
-                        p.done,
-                        p.jobs,
-                        seconds,
-                        p.left,
-                        explorer.nodes(),
-                        explorer.positions()
-                    ),
-                }
-            }
-        }
-        worker.join().expect("the workers do not panic");
-        if let Some(bar) = &bar {
-            bar.finish_and_clear();
-        }
-        match failed {
-            Some(e) => Err(e),
-            None => save(&mut checkpoint),
-        }
+        bar
     });
-    result?;
-    let seconds = start.elapsed().as_secs_f64();
-    if checkpoint.done.len() < split.jobs.len() {
-        return Ok(Err(estimate(
-            &checkpoint,
-            seconds,
-            checkpoint.done.len() - resumed,
-        )));
-    }
-    if !args.quiet && spent > 0.0 {
-        eprintln!(
-            "{:.1} s in all, with the checkpoint's earlier runs",
-            checkpoint.seconds
+    let options = RunOptions {
+        stop_after: args.stop_after,
+        ..RunOptions::default()
+    };
+    let save = |c: &Checkpoint| match &args.checkpoint {
+        Some(file) => super::write_file(file, c.to_text().as_bytes()),
+        None => Ok(()),
+    };
+    let mut last_line = std::time::Instant::now();
+    let progress = |p: &Progress<'_>| {
+        if let Some(bar) = &bar {
+            bar.set_position(p.done() as u64);
+        }
+        let every = if bar.is_some() { 2 } else { 60 };
+        if args.quiet || last_line.elapsed().as_secs() < every {
+            return;
+        }
+        last_line = std::time::Instant::now();
+        let e = p.estimate();
+        let line = format!(
+            "~{:.2e} first turns, ~{:.2e} winning",
+            e.turns, e.winning[0]
         );
+        match &bar {
+            Some(bar) => bar.set_message(line),
+            None => eprintln!(
+                "openings: {}/{} jobs, {:.0} s, about {:.0} s to go, {line}; \
+                 {} positions expanded, {} summaries kept",
+                e.done,
+                e.jobs,
+                p.seconds(),
+                e.left,
+                explorer.nodes(),
+                explorer.positions()
+            ),
+        }
+    };
+    let outcome = runner.run(pool, &options, save, progress);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
     }
-    Ok(Ok(split.combine(&checkpoint.done)))
+    let outcome = outcome?;
+    if let Outcome::Finished {
+        seconds, earlier, ..
+    } = outcome
+    {
+        if !args.quiet && earlier > 0.0 {
+            eprintln!("{seconds:.1} s in all, with the checkpoint's earlier runs");
+        }
+    }
+    Ok(outcome)
 }
 
 /// Prints a stopped count: what is done, and what it extrapolates to.
