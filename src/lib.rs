@@ -29,6 +29,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod atomic_file;
+pub mod checksum;
 pub mod db;
 pub mod draw;
 pub mod games;

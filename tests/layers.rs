@@ -2,8 +2,8 @@
 //! own layer or a lower one, so dependencies point one way:
 //!
 //! 0. rules: `side`, `position`, `notation`, `games` (with the gain
-//!    arithmetic), `variant`, `perft`, and the low-level `mem` and
-//!    `atomic_file`;
+//!    arithmetic), `variant`, `perft`, and the low-level `mem`,
+//!    `atomic_file` and `checksum`;
 //! 1. keys and indexes: `index`, `packed`;
 //! 2. database probing: `db` itself (its errors), `db::file`, `db::probe`;
 //! 3. search: `search`;
@@ -24,7 +24,7 @@ fn layer(module: &str) -> usize {
     let parts: Vec<&str> = module.split("::").collect();
     match parts.as_slice() {
         ["side" | "position" | "notation" | "games" | "variant" | "perft" | "mem"
-        | "atomic_file" | "dispatch" | "__games_registry", ..] => 0,
+        | "atomic_file" | "checksum" | "dispatch" | "__games_registry", ..] => 0,
         ["index" | "packed", ..] => 1,
         ["db", "file" | "probe", ..] | ["db"] => 2,
         ["search", ..] => 3,

@@ -82,7 +82,7 @@ impl Checkpoint {
             }
             t.push('\n');
         }
-        let sum = crate::db::file::checksum(t.as_bytes());
+        let sum = crate::checksum::checksum(t.as_bytes());
         let _ = writeln!(t, "checksum {sum:016x}");
         t
     }
@@ -98,7 +98,7 @@ impl Checkpoint {
             .strip_prefix("checksum ")
             .and_then(|h| u64::from_str_radix(h, 16).ok())
             .ok_or(CheckpointError::Checksum)?;
-        if crate::db::file::checksum(format!("{above}\n").as_bytes()) != sum {
+        if crate::checksum::checksum(format!("{above}\n").as_bytes()) != sum {
             return Err(CheckpointError::Checksum);
         }
         let mut c = Checkpoint::default();

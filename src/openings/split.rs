@@ -40,7 +40,7 @@ impl Split {
         for (p, times) in &self.jobs {
             text.push_str(&format!("{p} {times}\n"));
         }
-        crate::db::file::checksum(text.as_bytes())
+        crate::checksum::checksum(text.as_bytes())
     }
 
     /// The jobs' indices in a fixed shuffled order (Fisher–Yates with a
