@@ -13,6 +13,7 @@
 //! assert!(s.best.is_some());
 //! ```
 
+mod estimate;
 pub mod negamax;
 pub mod region;
 mod stack;
@@ -153,12 +154,17 @@ impl Default for Progress {
 /// MTD(f): the exact future gain of `pos` from null-window tests.
 /// `test(beta)` must return a fail-soft bound for the window
 /// `(beta - 1, beta)`; `bounds(lo, hi)` hears the bounds as they narrow. The
-/// search starts from the table's bounds, within the exact `|g| <= board`;
-/// a board the databases of `shared` cover needs no search at all.
+/// search starts from the table's bounds, within the exact `|g| <= board`,
+/// and from the table's lower bound as its first guess; when the table knows
+/// nothing, from a shallow search's estimate if `estimate_first` (worth its
+/// few thousand nodes for a solve, not for the many small exits of a
+/// region), else from 0. A board the databases of `shared` cover needs no
+/// search at all.
 pub(crate) fn mtdf<R: Rules>(
     table: &Table,
     shared: &Shared,
     pos: &Position,
+    estimate_first: bool,
     mut test: impl FnMut(i32) -> i32,
     mut bounds: impl FnMut(i32, i32),
 ) -> i32 {
@@ -172,12 +178,18 @@ pub(crate) fn mtdf<R: Rules>(
     }
     let b = pos.board_seeds() as i32;
     let (mut lo, mut hi) = (-b, b);
-    let mut guess = 0;
+    let guess;
     if let Some(s) = crate::packed::PackedBoard::new(pos).and_then(|k| table.probe(k)) {
         lo = lo.max(i32::from(s.lower));
         hi = hi.min(i32::from(s.upper));
         guess = i32::from(s.lower).clamp(lo, hi);
+    } else if estimate_first {
+        // No stored bounds: a shallow search's guess ([`estimate`]).
+        guess = estimate::first_guess::<R>(shared, pos).clamp(lo, hi);
+    } else {
+        guess = 0;
     }
+    let mut guess = guess;
     while lo < hi {
         bounds(lo, hi);
         let beta = if guess <= lo { lo + 1 } else { guess.min(hi) };
@@ -429,6 +441,7 @@ impl Solver {
             &self.table,
             &self.progress.shared,
             pos,
+            true,
             |beta| self.test::<R>(pos, beta),
             |lo, hi| {
                 self.progress.lower.store(captured + lo, Ordering::Relaxed);

@@ -275,23 +275,28 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
         let (alpha0, beta0) = (alpha, beta);
 
-        // Enhanced transposition cutoff: away from the leaves, look up
-        // every child first (their loads overlap, see `Table::prefetch`).
-        // The children's stored bounds and seed bounds bound every move's
-        // value: one move proven at least `beta` cuts without a search, and
-        // when no move can exceed `alpha` the node fails low at once.
-        if board >= ETC_MIN_SEEDS {
-            let mut keys = [None; crate::games::MAX_MOVES];
+        // Bounds on every move's value before any is searched: from the
+        // child's seeds, and away from the leaves also from the table and
+        // the databases (enhanced transposition cutoff; the loads overlap,
+        // see `Table::prefetch`). One move proven at least `beta` cuts
+        // without a search; a move that cannot exceed `alpha` need not be
+        // searched (its upper bound stands in for its value, which keeps
+        // the fail-soft contract); and the bounds order the other moves.
+        let etc = board >= ETC_MIN_SEEDS;
+        let mut keys = [None; crate::games::MAX_MOVES];
+        if etc {
             for (i, (_, child)) in moves.iter().enumerate() {
                 keys[i] = PackedBoard::new(child);
                 if let Some(k) = keys[i] {
                     self.table.prefetch(k);
                 }
             }
-            let mut max_upper = i32::MIN;
-            for (i, (m, child)) in moves.iter().enumerate() {
-                let cb = child.board_seeds();
-                let (mut lo, mut hi) = (-(cb as i32), cb as i32);
+        }
+        let mut upper = [0i32; crate::games::MAX_MOVES];
+        for (i, (m, child)) in moves.iter().enumerate() {
+            let cb = child.board_seeds();
+            let (mut lo, mut hi) = (-(cb as i32), cb as i32);
+            if etc {
                 if let Some(g) = self
                     .db
                     .filter(|&(_, max)| cb <= max)
@@ -302,35 +307,42 @@ impl<'a, R: Rules> Searcher<'a, R> {
                     lo = lo.max(i32::from(st.lower));
                     hi = hi.min(i32::from(st.upper));
                 }
-                let c = move_gain(pos, child);
-                let (vlo, vhi) = if child.to_move() == pos.to_move() {
-                    (c + lo, c + hi)
-                } else {
-                    (c - hi, c - lo)
-                };
-                if vlo >= beta {
-                    if let Some(k) = key {
-                        let stored = Stored {
-                            lower: vlo as i16,
-                            upper: bound as i16,
-                            best: move_code(*m),
-                            work: 0,
-                        };
-                        self.store(k, stored);
-                    }
-                    return vlo;
+            }
+            let c = move_gain(pos, child);
+            let (vlo, vhi) = if child.to_move() == pos.to_move() {
+                (c + lo, c + hi)
+            } else {
+                (c - hi, c - lo)
+            };
+            if vlo >= beta {
+                if let Some(k) = key {
+                    let stored = Stored {
+                        lower: vlo as i16,
+                        upper: bound as i16,
+                        best: move_code(*m),
+                        work: 0,
+                    };
+                    self.store(k, stored);
                 }
-                max_upper = max_upper.max(vhi);
+                return vlo;
             }
-            if max_upper <= alpha {
-                return max_upper;
-            }
+            upper[i] = vhi;
         }
 
         // Move ordering: the table's move, then extra moves, then by the
-        // seeds the move captures.
+        // seeds the move captures, then the pit nearest the mover's end of
+        // the row first (Irving, Donkers and Uiterwijk's "right-to-left"
+        // default, which alone cut the Kalah(6,3) tree 16-fold). Moves that
+        // cannot exceed `alpha` are left out; the best of their upper bounds
+        // is where `best` starts.
         let mut order: [(i32, u8); crate::games::MAX_MOVES] = [(0, 0); crate::games::MAX_MOVES];
+        let mut searched = 0;
+        let mut best = i32::MIN;
         for (i, (m, child)) in moves.iter().enumerate() {
+            if upper[i] <= alpha {
+                best = best.max(upper[i]);
+                continue;
+            }
             let mut score = ORDER_PER_SEED * move_gain(pos, child);
             if child.to_move() == pos.to_move() {
                 score += ORDER_EXTRA_MOVE;
@@ -338,15 +350,19 @@ impl<'a, R: Rules> Searcher<'a, R> {
             if move_code(*m) == best_code {
                 score += ORDER_TABLE_MOVE;
             }
-            order[i] = (score, i as u8);
+            order[searched] = (score, i as u8);
+            searched += 1;
         }
-        let order = &mut order[..moves.len()];
-        order.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
+        if searched == 0 {
+            // No move can exceed `alpha`: fail low with the best bound.
+            return best;
+        }
+        let order = &mut order[..searched];
+        order.sort_unstable_by_key(|o| std::cmp::Reverse(*o));
 
         self.path.push(*pos);
         let nodes_before = self.nodes;
-        let mut best = i32::MIN;
-        let mut best_move = Move::Pass;
+        let mut best_move = moves[usize::from(order[0].1)].0;
         for (nth, &(_, i)) in order.iter().enumerate() {
             if nth == 1 && self.may_split(board) {
                 // Young brothers wait: the first move was searched alone

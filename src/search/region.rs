@@ -43,6 +43,7 @@ pub(crate) fn exact_gain<R: Rules>(table: &Table, shared: &Shared, pos: &Positio
         table,
         shared,
         pos,
+        false,
         |beta| searcher.search(pos, beta - 1, beta),
         |_, _| {},
     );
