@@ -86,6 +86,17 @@ pub enum SolveError {
     /// was larger than the solver resolves.
     #[error("the position leads to more positions that can repeat without a capture than the solver's region limit (--region-limit, each costs about 150 bytes): too large for the exact solver with this limit")]
     TooLarge,
+    /// The solve was stopped on request ([`Progress::stop`]) before it
+    /// finished.
+    #[error("stopped before the end{}", match .bounds {
+        Some((lo, hi)) => format!(": the value is proven to lie in {lo}..={hi}"),
+        None => String::new(),
+    })]
+    Stopped {
+        /// The bounds on the game value proven before the stop (a solve's
+        /// only; `None` for the other searches).
+        bounds: Option<(i32, i32)>,
+    },
     /// The search went deeper than its threads' stacks hold.
     #[error("the search went deeper than the {mib} MiB stack of a search thread holds (long paths without a capture): too deep for the exact solver")]
     TooDeep {
@@ -139,6 +150,8 @@ pub struct Progress {
     pub lower: AtomicI32,
     /// Upper bound on the game value found so far.
     pub upper: AtomicI32,
+    /// Set by [`Progress::stop`]: the solve was stopped on request.
+    interrupted: std::sync::atomic::AtomicBool,
 }
 
 impl Default for Progress {
@@ -147,7 +160,19 @@ impl Default for Progress {
             shared: Shared::default(),
             lower: AtomicI32::new(i32::MIN),
             upper: AtomicI32::new(i32::MAX),
+            interrupted: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+}
+
+impl Progress {
+    /// Stops the running solve as soon as it can (from another thread: a
+    /// time limit, Ctrl-C). The solve then fails with
+    /// [`SolveError::Stopped`], carrying the bounds on the value it had
+    /// proven.
+    pub fn stop(&self) {
+        self.interrupted.store(true, Ordering::Relaxed);
+        self.shared.stop.store(true, Ordering::Relaxed);
     }
 }
 
@@ -291,6 +316,13 @@ impl Solver {
         &self.table
     }
 
+    /// Empties the table by mapping fresh zeroed memory in its place:
+    /// writing every entry of a large table would touch (and keep resident)
+    /// every page of it.
+    fn empty_table(&mut self) {
+        self.table = Table::with_bytes(self.table.bytes());
+    }
+
     /// Clears the table if it holds entries of another game or board size.
     fn adopt<R: Rules>(&mut self, pos: &Position) -> Result<(), SolveError> {
         if let Some(db) = &self.progress.shared.db {
@@ -306,7 +338,7 @@ impl Solver {
         let now = Some((R::NAME, pos.n()));
         if self.owner != now {
             if self.owner.is_some() {
-                self.table.clear();
+                self.empty_table();
             }
             self.owner = now;
         }
@@ -315,12 +347,20 @@ impl Solver {
 
     /// After a solve: a failure clears the table (values found after the
     /// failure may be meaningless) and the flags.
-    fn outcome<T>(&self, result: T) -> Result<T, SolveError> {
+    fn outcome<T>(&mut self, result: T) -> Result<T, SolveError> {
         let shared = &self.progress.shared;
         let overflow = shared.overflow.swap(false, Ordering::Relaxed);
         let too_deep = shared.too_deep.swap(false, Ordering::Relaxed);
-        if shared.stop.swap(false, Ordering::Relaxed) || overflow || too_deep {
-            self.table.clear();
+        let interrupted = self.progress.interrupted.swap(false, Ordering::Relaxed);
+        if shared.stop.swap(false, Ordering::Relaxed) || overflow || too_deep || interrupted {
+            self.empty_table();
+            if interrupted {
+                let lo = self.progress.lower.load(Ordering::Relaxed);
+                let hi = self.progress.upper.load(Ordering::Relaxed);
+                return Err(SolveError::Stopped {
+                    bounds: (lo != i32::MIN && hi != i32::MAX).then_some((lo, hi)),
+                });
+            }
             if too_deep {
                 return Err(SolveError::TooDeep {
                     mib: self.stack_bytes >> 20,
@@ -336,6 +376,8 @@ impl Solver {
         self.adopt::<R>(pos)?;
         let start_nodes = self.nodes();
         let start_untabled = self.progress.shared.untabled.load(Ordering::Relaxed);
+        self.progress.lower.store(i32::MIN, Ordering::Relaxed);
+        self.progress.upper.store(i32::MAX, Ordering::Relaxed);
         let captured =
             i32::from(pos.captured(pos.to_move())) - i32::from(pos.captured(pos.to_move().other()));
         let gain = self.gain::<R>(pos, captured);
@@ -368,7 +410,11 @@ impl Solver {
                 (*m, captured + through(pos, child, g))
             })
             .collect();
-        self.outcome(values)
+        // Bounds proven for one move's value say nothing of the others.
+        self.outcome(values).map_err(|e| match e {
+            SolveError::Stopped { .. } => SolveError::Stopped { bounds: None },
+            e => e,
+        })
     }
 
     /// A principal variation from `pos`: moves that keep the game value,
@@ -443,14 +489,20 @@ impl Solver {
             pos,
             true,
             |beta| self.test::<R>(pos, beta),
-            |lo, hi| {
-                self.progress.lower.store(captured + lo, Ordering::Relaxed);
-                self.progress.upper.store(captured + hi, Ordering::Relaxed);
-            },
+            |lo, hi| self.proven(captured + lo, captured + hi),
         );
-        self.progress.lower.store(captured + g, Ordering::Relaxed);
-        self.progress.upper.store(captured + g, Ordering::Relaxed);
+        self.proven(captured + g, captured + g);
         g
+    }
+
+    /// Records proven bounds on the value for [`Solver::progress`], unless
+    /// the solve was stopped: the tests cut short by a stop return
+    /// meaningless values, and the bounds proven before them must stay.
+    fn proven(&self, lo: i32, hi: i32) {
+        if !self.progress.shared.stop.load(Ordering::Relaxed) {
+            self.progress.lower.store(lo, Ordering::Relaxed);
+            self.progress.upper.store(hi, Ordering::Relaxed);
+        }
     }
 
     /// A fail-soft bound from the null window `(beta - 1, beta)` around the

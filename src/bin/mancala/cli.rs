@@ -117,6 +117,37 @@ pub struct SearchArgs {
     /// No progress display on stderr.
     #[arg(long)]
     pub quiet: bool,
+    /// Stop after SECS seconds: print the bounds on the value proven so
+    /// far and exit with status 3 (as Ctrl-C does).
+    #[arg(long, value_name = "SECS", value_parser = seconds)]
+    pub stop_after: Option<f64>,
+}
+
+/// A number of seconds: finite and not negative.
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
+        _ => Err(format!("{text:?} is not a number of seconds")),
+    }
+}
+
+/// Set by Ctrl-C (SIGINT) once the handler is installed: long searches stop
+/// and report what they proved.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler (once per process).
+fn catch_ctrl_c() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // If another handler is already installed, Ctrl-C keeps its
+        // default effect (the process ends): nothing worse than before.
+        // A second Ctrl-C ends the process at once, as usual.
+        let _ = ctrlc::set_handler(|| {
+            if INTERRUPTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                std::process::exit(130);
+            }
+        });
+    });
 }
 
 impl SearchArgs {
@@ -145,21 +176,38 @@ impl SearchArgs {
     }
 
     /// Runs `work`, showing the solver's progress on stderr (nodes, rate,
-    /// bounds on the value) when stderr is a terminal and not `--quiet`.
+    /// bounds on the value) when stderr is a terminal and not `--quiet`,
+    /// and stopping the solve (`Progress::stop`) after `--stop-after` or on
+    /// Ctrl-C.
     pub fn with_progress<T: Send>(
         &self,
         progress: std::sync::Arc<mancala::search::Progress>,
         work: impl FnOnce() -> T + Send,
     ) -> T {
         use std::io::IsTerminal;
-        if self.quiet || !std::io::stderr().is_terminal() {
-            return work();
-        }
+        use std::sync::atomic::Ordering::Relaxed;
+        catch_ctrl_c();
+        let show = !self.quiet && std::io::stderr().is_terminal();
         let done = std::sync::atomic::AtomicBool::new(false);
+        let start = std::time::Instant::now();
         std::thread::scope(|scope| {
-            scope.spawn(|| progress_loop(&progress, &done));
+            if show {
+                scope.spawn(|| progress_loop(&progress, &done));
+            }
+            scope.spawn(|| {
+                while !done.load(Relaxed) {
+                    let late = self
+                        .stop_after
+                        .is_some_and(|s| start.elapsed().as_secs_f64() >= s);
+                    if late || INTERRUPTED.load(Relaxed) {
+                        progress.stop();
+                        return;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+            });
             let result = work();
-            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            done.store(true, Relaxed);
             result
         })
     }
@@ -211,7 +259,7 @@ pub enum CliError {
     Move(String),
     /// The solver could not finish.
     #[error("{0}")]
-    Solve(#[from] mancala::search::SolveError),
+    Solve(mancala::search::SolveError),
     /// A database could not be opened, built or used.
     #[error("{0}")]
     Database(#[from] mancala::db::DbError),
@@ -239,6 +287,17 @@ pub enum CliError {
 /// is never left partial.
 pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
     mancala::atomic_file::write(path, &[bytes]).map_err(|e| CliError::File(path.to_path_buf(), e))
+}
+
+impl From<mancala::search::SolveError> for CliError {
+    /// A solve stopped on request is incomplete work (exit status 3), with
+    /// the bounds it proved; every other failure is an error.
+    fn from(e: mancala::search::SolveError) -> CliError {
+        match e {
+            mancala::search::SolveError::Stopped { .. } => CliError::Incomplete(e.to_string()),
+            e => CliError::Solve(e),
+        }
+    }
 }
 
 impl CliError {
