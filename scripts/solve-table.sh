@@ -36,10 +36,10 @@ echo "| variant | value | best | nodes | seconds | published |"
 echo "|---|---|---|---|---|---|"
 for v in "${args[@]}"; do
   if out=$(timeout "$limit" "$bin" solve --game "$v" --threads "$threads" --json --quiet); then
-    value=$(sed -E 's/.*"value": (-?[0-9]+).*/\1/' <<<"$out")
-    best=$(sed -E 's/.*"best": "([^"]*)".*/\1/' <<<"$out")
-    nodes=$(sed -E 's/.*"nodes": ([0-9]+).*/\1/' <<<"$out")
-    secs=$(sed -E 's/.*"seconds": ([0-9.]+).*/\1/' <<<"$out")
+    value=$(sed -E 's/.*"value": ?(-?[0-9]+).*/\1/' <<<"$out")
+    best=$(sed -E 's/.*"best": ?"([^"]*)".*/\1/' <<<"$out")
+    nodes=$(sed -E 's/.*"nodes": ?([0-9]+).*/\1/' <<<"$out")
+    secs=$(sed -E 's/.*"seconds": ?([0-9.]+).*/\1/' <<<"$out")
     pub=${published[$v]:--}
     mark=""
     [[ "$pub" != "-" && "$pub" != "$value" ]] && mark=" **MISMATCH**"

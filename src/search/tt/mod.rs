@@ -39,7 +39,6 @@ mod slot;
 use crate::mem::Atomics;
 use crate::packed::PackedBoard;
 use slot::Slot;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The atomics the slots are made of (the `loom` model of [`slot`]
 /// compiles that file with its own).
@@ -118,16 +117,7 @@ pub struct Table {
     /// they are first touched.
     entries: Atomics<Slot>,
     bucket_mask: usize,
-    /// Whether the table was advised to use huge pages (see
-    /// [`Table::grow_into_huge_pages`]).
-    huge: AtomicBool,
 }
-
-/// Stores after which a table switches to huge pages: a small solve then
-/// touches only the few 4 KiB pages it needs (a 10 K-node solve of
-/// `kalah:4x3` took 2.2 s and 1 GB resident when every first touch zeroed
-/// a 2 MiB page), a large one gets the TLB reach of huge pages.
-pub const HUGE_PAGES_AFTER: u64 = 1 << 20;
 
 /// Mixes a 128-bit key into a bucket hash.
 #[inline]
@@ -151,19 +141,18 @@ impl Table {
         let entries = Atomics::zeroed(len).unwrap_or_else(|e| {
             panic!("cannot map {} bytes for the table: {e}", len * ENTRY_BYTES)
         });
+        // Huge pages from the start: a probe is a random access anywhere in
+        // the table, and advice given after the first touches is defeated
+        // (a few thousand random 4 KiB touches already reach every 2 MiB
+        // region of a 2 GiB table). Measured on kalah:4x5, 2 threads:
+        // 0.9 to 3.8 s with them (the kernel's compaction makes it vary),
+        // 5.4 s when they came after 16 K nodes. The price is that a tiny
+        // solve in a large table zeroes whole 2 MiB pages (kalah:4x3 in a
+        // 2 GiB table: about 1 GB resident): size the table to the problem.
+        entries.use_huge_pages();
         Table {
             entries,
             bucket_mask: buckets - 1,
-            huge: AtomicBool::new(false),
-        }
-    }
-
-    /// Switches the table to huge pages once `nodes` (searched so far by
-    /// its solves) passes [`HUGE_PAGES_AFTER`]; cheap to call often.
-    #[inline]
-    pub fn grow_into_huge_pages(&self, nodes: u64) {
-        if nodes >= HUGE_PAGES_AFTER && !self.huge.swap(true, Ordering::Relaxed) {
-            self.entries.use_huge_pages();
         }
     }
 
