@@ -290,6 +290,9 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 }
             }
         }
+        // Each move's net capture, computed once for the bounds, the
+        // ordering and the search below.
+        let mut gain = [0i32; crate::games::MAX_MOVES];
         let mut upper = [0i32; crate::games::MAX_MOVES];
         for (i, (m, child)) in moves.iter().enumerate() {
             let cb = child.board_seeds();
@@ -307,6 +310,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 }
             }
             let c = move_gain(pos, child);
+            gain[i] = c;
             let (vlo, vhi) = if child.to_move() == pos.to_move() {
                 (c + lo, c + hi)
             } else {
@@ -344,7 +348,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 best = best.max(upper[i]);
                 continue;
             }
-            let mut score = ORDER_PER_SEED * move_gain(pos, child);
+            let mut score = ORDER_PER_SEED * gain[i];
             if child.to_move() == pos.to_move() {
                 score += ORDER_EXTRA_MOVE;
             }
@@ -381,7 +385,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 break;
             }
             let (m, child) = &moves[usize::from(i)];
-            let c = move_gain(pos, child);
+            let c = gain[usize::from(i)];
             let v = if child.to_move() == pos.to_move() {
                 c + self.search(child, alpha.max(best) - c, beta - c)
             } else {
