@@ -203,18 +203,17 @@ pub(crate) fn mtdf<R: Rules>(
     }
     let b = pos.board_seeds() as i32;
     let (mut lo, mut hi) = (-b, b);
-    let guess;
+    let mut guess = 0;
     if let Some(s) = crate::packed::PackedBoard::new(pos).and_then(|k| table.probe(k)) {
         lo = lo.max(i32::from(s.lower));
         hi = hi.min(i32::from(s.upper));
-        guess = i32::from(s.lower).clamp(lo, hi);
-    } else if estimate_first {
-        // No stored bounds: a shallow search's guess ([`estimate`]).
-        guess = estimate::first_guess::<R>(shared, pos).clamp(lo, hi);
-    } else {
-        guess = 0;
+        guess = i32::from(s.lower);
     }
-    let mut guess = guess;
+    if estimate_first && lo < hi {
+        // A shallow search's guess ([`estimate`]), within what is known.
+        guess = estimate::first_guess::<R>(shared, pos);
+    }
+    let mut guess = guess.clamp(lo, hi);
     while lo < hi {
         bounds(lo, hi);
         let beta = if guess <= lo { lo + 1 } else { guess.min(hi) };
@@ -403,6 +402,9 @@ impl Solver {
         }
         let me = pos.to_move();
         let captured = i32::from(pos.captured(me)) - i32::from(pos.captured(me.other()));
+        // The position's own solve first: it leaves in the table the bounds
+        // and best moves its children's solves then start from.
+        self.gain::<R>(pos, captured);
         let values = moves
             .iter()
             .map(|(m, child)| {

@@ -167,9 +167,11 @@ impl<'a, R: Rules> Searcher<'a, R> {
 
     /// Adds this searcher's unreported nodes to the shared count.
     pub(crate) fn flush(&mut self) {
-        self.shared
+        let before = self
+            .shared
             .nodes
             .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.table.grow_for(before + self.unflushed);
         self.unflushed = 0;
         if self.untabled > 0 {
             self.shared

@@ -101,8 +101,9 @@ pub struct SearchArgs {
     /// Search threads (default: every core; 1 is deterministic).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
-    /// Transposition table size in MiB (default 2048; never more than the
-    /// position can use).
+    /// Transposition table size in MiB, a ceiling: the table starts at
+    /// 4 MiB and doubles as the search fills it (default 2048; never more
+    /// than the position can use).
     #[arg(long, value_name = "MB", default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub tt_mb: u64,
     /// Positions one cycle region may hold before the solve gives up with an

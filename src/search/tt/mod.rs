@@ -33,18 +33,36 @@
 //!
 //! Replacement: a bucket holds two entries; a store goes to the entry
 //! with the same key, else to the one holding less work.
+//!
+//! **Growth.** The table's size is a ceiling, not what a solve pays: only
+//! the first [`FIRST_BUCKETS`] buckets are in use at first, and the part in
+//! use doubles each time the solver has searched as many nodes as it holds
+//! entries ([`Table::grow_for`]), up to the whole table. Memory is touched
+//! only where it is used, so a 40 K-node solve in a 2 GiB table costs a few
+//! MiB, not the 1 GB its huge pages cost when every bucket was live, and a
+//! mid-size solve runs in the part of the table its nodes fill, which is
+//! faster (fewer cache and TLB misses) than spreading them over all of it.
+//! A key's bucket is its hash masked by the size in use, so a doubling
+//! changes the bucket of half of the entries: the thread that doubles moves
+//! them ([`Table::migrate`]), and until it is done a miss in a key's bucket
+//! also looks in its bucket under the size before. Every probe compares
+//! the whole key, so a thread that reads a size a moment late stores or
+//! finds an entry in another bucket, at worst loses it, never reads a
+//! wrong one.
 
 mod slot;
 
 use crate::mem::Atomics;
 use crate::packed::PackedBoard;
 use slot::Slot;
+use std::sync::atomic::AtomicUsize;
 
 /// The atomics the slots are made of (the `loom` model of [`slot`]
 /// compiles that file with its own).
 mod sync {
     pub(super) use std::sync::atomic::{fence, AtomicU64, Ordering};
 }
+use sync::Ordering;
 
 const LOWER_BITS: u32 = 16;
 const UPPER_BITS: u32 = 16;
@@ -66,6 +84,13 @@ const _: () = assert!(
     std::mem::size_of::<Slot>() == ENTRY_BYTES && std::mem::align_of::<Slot>() == ENTRY_BYTES
 );
 const ENTRIES_PER_BUCKET: usize = 2;
+/// Buckets in use when a table is new or emptied (4 MiB, two huge pages;
+/// fewer under Miri, whose tests would otherwise walk millions of slots).
+pub const FIRST_BUCKETS: usize = if cfg!(miri) { 1 << 6 } else { 1 << 16 };
+/// The part in use doubles once the nodes searched reach 1/GROW_FACTOR of
+/// its entries (kalah:4x6, 1 thread: 4.69 M nodes with 1, 4.35 M with 2,
+/// 4.21 M with 4, 4.15 M with the whole table live from the start).
+const GROW_FACTOR: u64 = 2;
 
 /// The move code of a pass in [`Stored::best`] (pits are `1..=16`).
 pub const PASS_CODE: u8 = 0;
@@ -116,7 +141,14 @@ pub struct Table {
     /// The entries, in zero-filled memory whose pages cost nothing until
     /// they are first touched.
     entries: Atomics<Slot>,
+    /// The mask of the whole table (buckets − 1).
     bucket_mask: usize,
+    /// The mask of the buckets in use (a power of two minus one, at most
+    /// `bucket_mask`).
+    live_mask: AtomicUsize,
+    /// The mask before the doubling being migrated, where a miss looks
+    /// too; equal to `live_mask` when no migration runs (see "Growth").
+    old_mask: AtomicUsize,
 }
 
 /// Mixes a 128-bit key into a bucket hash.
@@ -142,29 +174,98 @@ impl Table {
             panic!("cannot map {} bytes for the table: {e}", len * ENTRY_BYTES)
         });
         // Huge pages from the start: a probe is a random access anywhere in
-        // the table, and advice given after the first touches is defeated
-        // (a few thousand random 4 KiB touches already reach every 2 MiB
-        // region of a 2 GiB table). Measured on kalah:4x5, 2 threads:
+        // the part in use, and advice given after the first touches is
+        // defeated (a few thousand random 4 KiB touches already reach every
+        // 2 MiB region of a 2 GiB table). Measured on kalah:4x5, 2 threads:
         // 0.9 to 3.8 s with them (the kernel's compaction makes it vary),
-        // 5.4 s when they came after 16 K nodes. The price is that a tiny
-        // solve in a large table zeroes whole 2 MiB pages (kalah:4x3 in a
-        // 2 GiB table: about 1 GB resident): size the table to the problem.
+        // 5.4 s when they came after 16 K nodes. Growth (module docs) keeps
+        // a tiny solve's touches to the first buckets: kalah:4x3 in a 2 GiB
+        // table took 2.7 s and 1 GB resident with every bucket live, 0.02 s
+        // and 9 MB with growth.
         entries.use_huge_pages();
+        let first = FIRST_BUCKETS.min(buckets) - 1;
         Table {
             entries,
             bucket_mask: buckets - 1,
+            live_mask: AtomicUsize::new(first),
+            old_mask: AtomicUsize::new(first),
         }
     }
 
-    /// Size in bytes.
+    /// Bytes of the buckets in use now (see "Growth" in the module docs).
+    pub fn live_bytes(&self) -> usize {
+        (self.live_mask.load(Ordering::Relaxed) + 1) * ENTRIES_PER_BUCKET * ENTRY_BYTES
+    }
+
+    /// Grows the part in use after `nodes` nodes have been searched with
+    /// this table: doubles it once it holds no more entries than `nodes`,
+    /// up to the whole table. Cheap enough to call every few thousand nodes
+    /// from every thread: only the thread whose compare-and-swap doubles
+    /// the size migrates the entries ([`Table::migrate`]), while the others
+    /// go on searching.
+    pub fn grow_for(&self, nodes: u64) {
+        let live = self.live_mask.load(Ordering::Relaxed);
+        let entries = ((live + 1) * ENTRIES_PER_BUCKET) as u64;
+        if nodes.saturating_mul(GROW_FACTOR) < entries || live >= self.bucket_mask {
+            return;
+        }
+        if self.old_mask.load(Ordering::Relaxed) != live {
+            return; // another thread is still migrating the last doubling
+        }
+        let grown = live << 1 | 1;
+        if self
+            .live_mask
+            .compare_exchange(live, grown, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+        {
+            self.migrate(live, grown);
+            self.old_mask.store(grown, Ordering::Relaxed);
+        }
+    }
+
+    /// Moves every entry of the buckets under mask `from` whose bucket
+    /// under mask `to` differs (half of them, by the hash's next bit) to
+    /// that bucket, unless it already holds the key (then the newer entry
+    /// stays), and empties the old entry. Meanwhile probes that miss look
+    /// in the old bucket too (module docs), so nothing is lost while it
+    /// runs; a store that a thread aims at an old bucket after the move
+    /// passed it is lost, which a cache may do.
+    fn migrate(&self, from: usize, to: usize) {
+        for b in 0..=from {
+            for e in self.bucket_at(b) {
+                let Some((k, d)) = e.read() else { continue };
+                if d & VALID == 0 {
+                    continue;
+                }
+                let nb = hash(k) as usize & to;
+                if nb == b {
+                    continue;
+                }
+                let target = self.bucket_at(nb);
+                if !target
+                    .iter()
+                    .any(|t| matches!(t.read(), Some((tk, _)) if tk == k))
+                {
+                    self.store_in(target, k, d);
+                }
+                e.write(0, 0);
+            }
+        }
+    }
+
+    /// Size in bytes (the ceiling; see [`Table::live_bytes`]).
     pub fn bytes(&self) -> usize {
         self.entries.len() * ENTRY_BYTES
     }
 
     #[inline]
-    fn bucket(&self, key: u128) -> &[Slot] {
-        let b = (hash(key) as usize) & self.bucket_mask;
+    fn bucket_at(&self, b: usize) -> &[Slot] {
         &self.entries[b * ENTRIES_PER_BUCKET..(b + 1) * ENTRIES_PER_BUCKET]
+    }
+
+    #[inline]
+    fn bucket(&self, key: u128) -> &[Slot] {
+        self.bucket_at(hash(key) as usize & self.live_mask.load(Ordering::Relaxed))
     }
 
     /// Asks the processor to start loading the bucket of `key`, so that
@@ -178,22 +279,39 @@ impl Table {
     /// What is stored for exactly this board, if anything.
     #[inline]
     pub fn probe(&self, key: PackedBoard) -> Option<Stored> {
-        self.bucket(key.0).iter().find_map(|e| match e.read() {
-            Some((k, d)) if k == key.0 && d & VALID != 0 => Some(Stored::unpack(d)),
-            _ => None,
+        let find = |bucket: &[Slot]| {
+            bucket.iter().find_map(|e| match e.read() {
+                Some((k, d)) if k == key.0 && d & VALID != 0 => Some(Stored::unpack(d)),
+                _ => None,
+            })
+        };
+        let h = hash(key.0) as usize;
+        let live = h & self.live_mask.load(Ordering::Relaxed);
+        find(self.bucket_at(live)).or_else(|| {
+            let old = h & self.old_mask.load(Ordering::Relaxed);
+            if old != live {
+                find(self.bucket_at(old))
+            } else {
+                None
+            }
         })
     }
 
     /// Stores bounds for this board (see the module docs for replacement).
     #[inline]
     pub fn store(&self, key: PackedBoard, value: Stored) {
-        let bucket = self.bucket(key.0);
-        let data = value.pack();
+        self.store_in(self.bucket(key.0), key.0, value.pack());
+    }
+
+    /// Stores `data` for `key` in `bucket` (replacement as in the module
+    /// docs).
+    #[inline]
+    fn store_in(&self, bucket: &[Slot], key: u128, data: u64) {
         let mut victim = &bucket[0];
         let mut least = u8::MAX;
         for e in bucket {
             match e.read() {
-                Some((k, _)) if k == key.0 => {
+                Some((k, _)) if k == key => {
                     victim = e;
                     break;
                 }
@@ -211,14 +329,21 @@ impl Table {
                 None => {}
             }
         }
-        victim.write(key.0, data);
+        victim.write(key, data);
     }
 
     /// Empties the table.
+    /// Not to be called while a search uses the table. Only the buckets
+    /// that were ever in use are written (the others were never touched),
+    /// and the part in use shrinks back to its first size.
     pub fn clear(&self) {
-        for e in self.entries.iter() {
+        let used = self.live_mask.load(Ordering::Relaxed) + 1;
+        for e in &self.entries[..used * ENTRIES_PER_BUCKET] {
             e.write(0, 0);
         }
+        let first = FIRST_BUCKETS.min(self.bucket_mask + 1) - 1;
+        self.live_mask.store(first, Ordering::Relaxed);
+        self.old_mask.store(first, Ordering::Relaxed);
     }
 }
 
@@ -268,6 +393,84 @@ mod tests {
             t.prefetch(key);
             assert_eq!(t.probe(key), Some(s));
         }
+    }
+
+    #[test]
+    fn growth_keeps_every_entry_and_touches_only_what_is_used() {
+        // A ceiling of 8 times the first size; every key found before a
+        // doubling is found after it.
+        let t = Table::with_bytes(FIRST_BUCKETS * 8 * ENTRIES_PER_BUCKET * ENTRY_BYTES);
+        let first = t.live_bytes();
+        assert_eq!(first, FIRST_BUCKETS * ENTRIES_PER_BUCKET * ENTRY_BYTES);
+        let keys: Vec<PackedBoard> = (1..=if cfg!(miri) { 40 } else { 4000u128 })
+            .map(|k| PackedBoard(k * 0x9E37_79B9_7F4A_7C15 + (k << 80)))
+            .collect();
+        let value = |k: PackedBoard| Stored {
+            lower: (k.0 % 300) as i16 - 150,
+            upper: 200,
+            best: (k.0 % 17) as u8,
+            work: 3,
+        };
+        for &k in &keys {
+            t.store(k, value(k));
+        }
+        // A few keys met two others in their bucket and were replaced.
+        let keys: Vec<PackedBoard> = keys.into_iter().filter(|&k| t.probe(k).is_some()).collect();
+        assert!(keys.len() * 100 >= 99 * if cfg!(miri) { 40 } else { 4000 });
+        // Too few nodes: no growth.
+        t.grow_for(10);
+        assert_eq!(t.live_bytes(), first);
+        for doubling in 1..=3 {
+            t.grow_for(u64::MAX);
+            assert_eq!(t.live_bytes(), first << doubling);
+            for &k in &keys {
+                assert_eq!(t.probe(k), Some(value(k)), "after doubling {doubling}");
+            }
+        }
+        // At the ceiling it stays.
+        t.grow_for(u64::MAX);
+        assert_eq!(t.live_bytes(), t.bytes());
+        t.clear();
+        assert_eq!(t.live_bytes(), first);
+        assert!(keys.iter().all(|&k| t.probe(k).is_none()));
+    }
+
+    #[test]
+    fn growing_while_others_search_never_gives_wrong_data() {
+        // Readers and writers run while another thread doubles the table
+        // to its ceiling: whatever a probe returns is the data of its key.
+        let t = Table::with_bytes(FIRST_BUCKETS * 4 * ENTRIES_PER_BUCKET * ENTRY_BYTES);
+        let rounds: u128 = if cfg!(miri) { 200 } else { 300_000 };
+        std::thread::scope(|scope| {
+            for id in 0..2u128 {
+                let t = &t;
+                scope.spawn(move || {
+                    for i in 0..rounds {
+                        let k = (i * 2 + id) % 100_003 + 1;
+                        let key = PackedBoard(k << 64 | k.wrapping_mul(0x9E37_79B9));
+                        let v = Stored {
+                            lower: (k % 1000) as i16,
+                            upper: 1000,
+                            best: (k % 17) as u8,
+                            work: 2,
+                        };
+                        if i % 3 == 0 {
+                            t.store(key, v);
+                        } else if let Some(got) = t.probe(key) {
+                            assert_eq!(got, v);
+                        }
+                    }
+                });
+            }
+            let t = &t;
+            scope.spawn(move || {
+                for _ in 0..3 {
+                    std::thread::yield_now();
+                    t.grow_for(u64::MAX);
+                }
+            });
+        });
+        assert_eq!(t.live_bytes(), t.bytes());
     }
 
     #[test]

@@ -12,8 +12,8 @@ pub struct Args {
     game: GameArgs,
     #[command(flatten)]
     search: SearchArgs,
-    /// Print one JSON object: {"position", "moves": [{"move", "value"}...]}
-    /// (with --line also "line": [moves] and "end").
+    /// Print one JSON object: {"position", "moves": [{"move", "value"}...],
+    /// "nodes", "seconds"} (with --line also "line": [moves] and "end").
     #[arg(long)]
     json: bool,
     /// After the moves, the principal variation: moves that keep the value,
@@ -32,6 +32,7 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (variant, pos) = args.game.resolve()?;
     let mut solver = args.search.solver(&variant, &pos)?;
+    let start = std::time::Instant::now();
     let values = args.search.with_progress(
         solver.progress(),
         || dispatch!(variant.game(), R => solver.analyse::<R>(&pos)),
@@ -54,6 +55,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "game": variant.to_string(),
             "position": pos.to_string(),
             "moves": moves,
+            "nodes": solver.nodes(),
+            "seconds": start.elapsed().as_secs_f64(),
         });
         if let Some(l) = &line {
             doc["line"] = l.steps.iter().map(|(m, _)| m.to_string()).collect();
