@@ -121,6 +121,7 @@ fn solve_analyse_openings() {
         )
     );
     assert!(j["nodes"].as_u64().unwrap() > 0);
+    assert!(j["interior_nodes"].as_u64().unwrap() <= j["nodes"].as_u64().unwrap());
     assert!(j["seconds"].as_f64().unwrap() >= 0.0);
 
     let text = tsv(&mancala(&[&["analyse"], &g[..]].concat()));

@@ -30,6 +30,26 @@ impl Rules for Kalah {
     // position repeats.
     const CYCLIC: bool = false;
 
+    /// A mover with seeds gets at least one of the seeds on the board: the
+    /// non-empty pit nearest his store either reaches the store (a seed
+    /// stored) or ends in a pit nearer the store, which is empty (a
+    /// capture of at least that seed); and a mover who cannot move has
+    /// ended the game with his row empty. So the gain is at least
+    /// `1 - (board - 1)` (Irving, Donkers and Uiterwijk's futility range
+    /// "improved with knowledge of captures").
+    #[inline]
+    fn gain_bounds(pos: &Position) -> (i32, i32) {
+        let b = pos.board_seeds() as i32;
+        let n = pos.n();
+        let base = pos.to_move.base(n);
+        let lower = if pos.pits[base..base + n].iter().any(|&c| c != 0) {
+            2 - b
+        } else {
+            -b
+        };
+        (lower, b)
+    }
+
     #[inline(always)]
     fn sow(p: &mut Position, pit: usize) -> bool {
         let n = p.n();

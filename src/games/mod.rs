@@ -177,6 +177,17 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
     /// then skip repetition checks.
     const CYCLIC: bool = true;
 
+    /// Bounds `(lower, upper)` on the future gain of `pos` for the side to
+    /// move: every play from `pos` (endless play included) ends with a
+    /// future gain within them. The default, `-board..=board`, holds in
+    /// every game; a game may know better (Kalah: a mover with seeds always
+    /// has a move that takes at least one seed at once).
+    #[inline]
+    fn gain_bounds(pos: &Position) -> (i32, i32) {
+        let b = pos.board_seeds() as i32;
+        (-b, b)
+    }
+
     /// Sows pit `pit` (0-based, `0..n`) of the side to move in place,
     /// applying every capture of the move and choosing who moves next.
     /// Returns `false` when the sowing would go on forever (and leaves `p`

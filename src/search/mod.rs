@@ -73,6 +73,9 @@ pub struct Solution {
     pub best: Option<Move>,
     /// Nodes searched.
     pub nodes: u64,
+    /// Of those, interior nodes: their moves were generated and weighed
+    /// (see [`Shared::interior`]).
+    pub interior: u64,
     /// Of those, nodes whose board was too large for a table key (more
     /// than [`crate::packed::KEY_BITS`] bits): searched without the table.
     /// Zero unless the board holds more than about `128 - 2n` seeds.
@@ -201,8 +204,7 @@ pub(crate) fn mtdf<R: Rules>(
         // A terminal position has no bound but its final allocation.
         return final_gain(pos, score);
     }
-    let b = pos.board_seeds() as i32;
-    let (mut lo, mut hi) = (-b, b);
+    let (mut lo, mut hi) = R::gain_bounds(pos);
     let mut guess = 0;
     if let Some(s) = crate::packed::PackedBoard::new(pos).and_then(|k| table.probe(k)) {
         lo = lo.max(i32::from(s.lower));
@@ -211,7 +213,7 @@ pub(crate) fn mtdf<R: Rules>(
     }
     if estimate_first && lo < hi {
         // A shallow search's guess ([`estimate`]), within what is known.
-        guess = estimate::first_guess::<R>(shared, pos);
+        guess = estimate::first_guess::<R>(table, shared, pos);
     }
     let mut guess = guess.clamp(lo, hi);
     while lo < hi {
@@ -374,6 +376,7 @@ impl Solver {
     pub fn solve<R: Rules>(&mut self, pos: &Position) -> Result<Solution, SolveError> {
         self.adopt::<R>(pos)?;
         let start_nodes = self.nodes();
+        let start_interior = self.progress.shared.interior.load(Ordering::Relaxed);
         let start_untabled = self.progress.shared.untabled.load(Ordering::Relaxed);
         self.progress.lower.store(i32::MIN, Ordering::Relaxed);
         self.progress.upper.store(i32::MAX, Ordering::Relaxed);
@@ -387,6 +390,7 @@ impl Solver {
             gain,
             best,
             nodes: self.nodes() - start_nodes,
+            interior: self.progress.shared.interior.load(Ordering::Relaxed) - start_interior,
             untabled: self.progress.shared.untabled.load(Ordering::Relaxed) - start_untabled,
         })
     }

@@ -75,6 +75,12 @@ const ORDER_TABLE_MOVE: i32 = 10_000;
 pub struct Shared {
     /// Nodes searched so far (updated every few thousand nodes).
     pub nodes: AtomicU64,
+    /// Of those, interior nodes: not terminal, not cut by the seed bound,
+    /// the table or the databases on entry, so their moves were generated
+    /// and weighed (the nodes Irving, Donkers and Uiterwijk's solver
+    /// counts; it examines a child's end, database, bounds and table
+    /// entry before it calls it a node).
+    pub interior: AtomicU64,
     /// Nodes whose board needs more bits than a table key holds
     /// ([`crate::packed::fits`]): searched without the table, so found
     /// again and again rather than remembered. Exact all the same.
@@ -107,6 +113,7 @@ impl Default for Shared {
     fn default() -> Self {
         Shared {
             nodes: AtomicU64::new(0),
+            interior: AtomicU64::new(0),
             untabled: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             overflow: AtomicBool::new(false),
@@ -130,6 +137,8 @@ pub(crate) struct Searcher<'a, R: Rules> {
     /// Nodes searched by this searcher.
     pub(crate) nodes: u64,
     unflushed: u64,
+    /// Interior nodes not yet added to the shared count.
+    interior: u64,
     /// Nodes without a table key, not yet added to the shared count.
     untabled: u64,
     /// Set once a stop flag was seen: every later result is meaningless.
@@ -147,6 +156,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             path: Vec::with_capacity(256),
             nodes: 0,
             unflushed: 0,
+            interior: 0,
             untabled: 0,
             aborted: false,
             _rules: std::marker::PhantomData,
@@ -173,6 +183,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
             .fetch_add(self.unflushed, Ordering::Relaxed);
         self.table.grow_for(before + self.unflushed);
         self.unflushed = 0;
+        self.shared
+            .interior
+            .fetch_add(self.interior, Ordering::Relaxed);
+        self.interior = 0;
         if self.untabled > 0 {
             self.shared
                 .untabled
@@ -230,12 +244,12 @@ impl<'a, R: Rules> Searcher<'a, R> {
         // move generated. (A terminal position's final gain also lies within
         // the seed bound, and terminal positions are never stored.)
         let board = pos.board_seeds();
-        let bound = board as i32;
-        if bound <= alpha {
-            return bound;
+        let (floor, ceiling) = R::gain_bounds(pos);
+        if ceiling <= alpha {
+            return ceiling;
         }
-        if -bound >= beta {
-            return -bound;
+        if floor >= beta {
+            return floor;
         }
         if let Some((db, max)) = self.db {
             if board <= max {
@@ -274,6 +288,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             return g;
         }
         let (alpha0, beta0) = (alpha, beta);
+        self.interior += 1;
 
         // Bounds on every move's value before any is searched: from the
         // child's seeds, and away from the leaves also from the table and
@@ -298,7 +313,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut upper = [0i32; crate::games::MAX_MOVES];
         for (i, (m, child)) in moves.iter().enumerate() {
             let cb = child.board_seeds();
-            let (mut lo, mut hi) = (-(cb as i32), cb as i32);
+            let (mut lo, mut hi) = R::gain_bounds(child);
             if etc {
                 if let Some(g) = self
                     .db
@@ -322,7 +337,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 if let Some(k) = key {
                     let stored = Stored {
                         lower: vlo as i16,
-                        upper: bound as i16,
+                        upper: ceiling as i16,
                         best: move_code(*m),
                         work: 0,
                     };
@@ -412,12 +427,12 @@ impl<'a, R: Rules> Searcher<'a, R> {
                     lower: if best > alpha0 {
                         best as i16
                     } else {
-                        -bound as i16
+                        floor as i16
                     },
                     upper: if best < beta0 {
                         best as i16
                     } else {
-                        bound as i16
+                        ceiling as i16
                     },
                     best: move_code(best_move),
                     work,

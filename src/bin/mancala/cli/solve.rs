@@ -12,8 +12,8 @@ pub struct Args {
     game: GameArgs,
     #[command(flatten)]
     search: SearchArgs,
-    /// Print one JSON object: {"value", "best", "nodes", "untabled_nodes",
-    /// "seconds", ...}.
+    /// Print one JSON object: {"value", "best", "nodes", "interior_nodes",
+    /// "untabled_nodes", "seconds", ...}.
     #[arg(long)]
     json: bool,
 }
@@ -37,6 +37,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "best": best,
             "gain": s.gain,
             "nodes": s.nodes,
+            "interior_nodes": s.interior,
             "untabled_nodes": s.untabled,
             "seconds": seconds,
             "threads": solver.threads(),
