@@ -519,7 +519,7 @@ impl<R: Rules> Searcher<'_, R> {
 
 /// Combines new bounds with those already stored for the same board (both
 /// are true bounds of the same value, so their intersection is too).
-fn merge(old: Option<Stored>, new: Stored) -> Stored {
+pub(crate) fn merge(old: Option<Stored>, new: Stored) -> Stored {
     match old {
         Some(o) if o.lower <= new.upper && new.lower <= o.upper => Stored {
             lower: o.lower.max(new.lower),

@@ -28,8 +28,21 @@
 //! |        | 16   | upper bound on the future gain, `i16`               |
 //! |        | 8    | best move (pit number 1..=16, 0 for pass, 255 none) |
 //! |        | 8    | work: log2 of the nodes that produced the bounds   |
-//! |        | 15   | spare (zero)                                        |
+//! |        | 8    | depth of a guess entry (below), else zero           |
+//! |        | 1    | guess: the bounds are a depth-limited search's      |
+//! |        | 6    | spare (zero)                                        |
 //! |        | 1    | valid: set in every stored entry                    |
+//!
+//! **Guess entries.** The first-guess search (`search/estimate.rs`) is
+//! depth-limited: its values are not bounds of the true value. It stores
+//! them as *guess* entries, with their depth, through
+//! [`Table::store_guess`], which never replaces a true entry of the same
+//! key. [`Table::probe`], which the exact search uses, shows a guess entry
+//! as bounds that say nothing ([`UNKNOWN_LOWER`]..[`UNKNOWN_UPPER`]) with
+//! its move as the move to try first, and work 0 (so any true entry
+//! displaces it); a store of true bounds over it replaces it. So the exact
+//! search never reads a guess as a bound. [`Table::probe_guess`] shows
+//! both kinds to the first-guess search.
 //!
 //! Replacement: a bucket holds two entries; a store goes to the entry
 //! with the same key, else to the one holding less work.
@@ -68,15 +81,34 @@ const LOWER_BITS: u32 = 16;
 const UPPER_BITS: u32 = 16;
 const MOVE_BITS: u32 = 8;
 const WORK_BITS: u32 = 8;
-const SPARE_BITS: u32 = 15;
+const DEPTH_BITS: u32 = 8;
+const GUESS_BITS: u32 = 1;
+const SPARE_BITS: u32 = 6;
 const VALID_BITS: u32 = 1;
-const _: () =
-    assert!(LOWER_BITS + UPPER_BITS + MOVE_BITS + WORK_BITS + SPARE_BITS + VALID_BITS == 64);
+const _: () = assert!(
+    LOWER_BITS
+        + UPPER_BITS
+        + MOVE_BITS
+        + WORK_BITS
+        + DEPTH_BITS
+        + GUESS_BITS
+        + SPARE_BITS
+        + VALID_BITS
+        == 64
+);
 
 const UPPER_SHIFT: u32 = LOWER_BITS;
 const MOVE_SHIFT: u32 = UPPER_SHIFT + UPPER_BITS;
 const WORK_SHIFT: u32 = MOVE_SHIFT + MOVE_BITS;
-const VALID: u64 = 1 << (WORK_SHIFT + WORK_BITS + SPARE_BITS);
+const DEPTH_SHIFT: u32 = WORK_SHIFT + WORK_BITS;
+const GUESS: u64 = 1 << (DEPTH_SHIFT + DEPTH_BITS);
+const VALID: u64 = 1 << (DEPTH_SHIFT + DEPTH_BITS + GUESS_BITS + SPARE_BITS);
+
+/// The lower bound [`Table::probe`] shows for a guess entry: below every
+/// future gain.
+pub const UNKNOWN_LOWER: i16 = i16::MIN / 2;
+/// The upper bound shown for a guess entry: above every future gain.
+pub const UNKNOWN_UPPER: i16 = i16::MAX / 2;
 
 /// Bytes per entry.
 pub const ENTRY_BYTES: usize = 32;
@@ -276,12 +308,61 @@ impl Table {
         crate::mem::prefetch(&self.bucket(key.0)[0]);
     }
 
-    /// What is stored for exactly this board, if anything.
+    /// What is stored for exactly this board, if anything: true bounds,
+    /// or for a guess entry bounds that say nothing and its move (see
+    /// "Guess entries" in the module docs).
     #[inline]
     pub fn probe(&self, key: PackedBoard) -> Option<Stored> {
+        self.probe_data(key).map(|d| {
+            if d & GUESS == 0 {
+                Stored::unpack(d)
+            } else {
+                Stored {
+                    lower: UNKNOWN_LOWER,
+                    upper: UNKNOWN_UPPER,
+                    best: Stored::unpack(d).best,
+                    work: 0,
+                }
+            }
+        })
+    }
+
+    /// What is stored for this board, with the depth of a guess entry
+    /// (`None` for true bounds): for the first-guess search.
+    #[inline]
+    pub fn probe_guess(&self, key: PackedBoard) -> Option<(Stored, Option<u8>)> {
+        self.probe_data(key).map(|d| {
+            (
+                Stored::unpack(d),
+                (d & GUESS != 0).then_some((d >> DEPTH_SHIFT) as u8),
+            )
+        })
+    }
+
+    /// Stores the bounds of a depth-limited search of `depth` plies for
+    /// this board, unless the table holds true bounds for it.
+    #[inline]
+    pub fn store_guess(&self, key: PackedBoard, value: Stored, depth: u8) {
+        let bucket = self.bucket(key.0);
+        if bucket.iter().any(
+            |e| matches!(e.read(), Some((k, d)) if k == key.0 && d & VALID != 0 && d & GUESS == 0),
+        ) {
+            return;
+        }
+        let mut value = value;
+        value.work = 0;
+        self.store_in(
+            bucket,
+            key.0,
+            value.pack() | GUESS | u64::from(depth) << DEPTH_SHIFT,
+        );
+    }
+
+    #[inline]
+    fn probe_data(&self, key: PackedBoard) -> Option<u64> {
         let find = |bucket: &[Slot]| {
             bucket.iter().find_map(|e| match e.read() {
-                Some((k, d)) if k == key.0 && d & VALID != 0 => Some(Stored::unpack(d)),
+                Some((k, d)) if k == key.0 && d & VALID != 0 => Some(d),
                 _ => None,
             })
         };
@@ -471,6 +552,41 @@ mod tests {
             });
         });
         assert_eq!(t.live_bytes(), t.bytes());
+    }
+
+    #[test]
+    fn guess_entries_never_show_as_bounds_nor_replace_true_ones() {
+        let t = Table::with_bytes(1 << 16);
+        let (a, b) = (PackedBoard(77), PackedBoard(78));
+        let guess = Stored {
+            lower: 3,
+            upper: 3,
+            best: 4,
+            work: 9,
+        };
+        // A guess alone: the exact search sees its move, no bound.
+        t.store_guess(a, guess, 12);
+        let seen = t.probe(a).unwrap();
+        assert_eq!((seen.lower, seen.upper), (UNKNOWN_LOWER, UNKNOWN_UPPER));
+        assert_eq!((seen.best, seen.work), (4, 0));
+        assert_eq!(t.probe_guess(a).unwrap().1, Some(12));
+        assert_eq!(t.probe_guess(a).unwrap().0.lower, 3);
+        // True bounds replace it.
+        let truth = Stored {
+            lower: -1,
+            upper: 5,
+            best: 2,
+            work: 1,
+        };
+        t.store(a, truth);
+        assert_eq!(t.probe(a), Some(truth));
+        assert_eq!(t.probe_guess(a), Some((truth, None)));
+        // A guess never replaces true bounds.
+        t.store_guess(a, guess, 20);
+        assert_eq!(t.probe(a), Some(truth));
+        t.store(b, truth);
+        t.store_guess(b, guess, 1);
+        assert_eq!(t.probe(b), Some(truth));
     }
 
     #[test]
