@@ -347,6 +347,9 @@ fn a_build_beyond_the_memory_ceiling_is_refused_before_it_starts() {
     // The levels that fit were built and are valid; nothing partial is left.
     for entry in std::fs::read_dir(&dir.0).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name == mancala::db::lock::LOCK_FILE {
+            continue;
+        }
         assert!(name.ends_with(".mdb") && !name.starts_with('.'), "{name}");
     }
     let lines = ok(&["db", "verify", "--game", "awari:3x2", "--dir", dir.path()]);
@@ -456,6 +459,92 @@ fn a_killed_build_keeps_its_finished_levels_and_resumes() {
     assert_eq!(err.matches("valid file reused").count(), built, "{err}");
     for entry in std::fs::read_dir(&dir.0).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name == mancala::db::lock::LOCK_FILE {
+            continue;
+        }
         assert!(!name.starts_with('.'), "{name} left behind");
     }
+}
+
+#[test]
+fn a_second_build_in_the_same_directory_is_refused_and_touches_nothing() {
+    let dir = TempDir::new("locked");
+    let d = dir.path();
+    let build = ["db", "build", "--game", "awari:3x2", "--max-seeds", "6"];
+    // Another build's temporary file, as a running build has one.
+    let theirs = dir.0.join(".awari-3-004.mdb.tmp4242");
+    std::fs::write(&theirs, b"half a level").unwrap();
+    let listing = || {
+        let mut v: Vec<String> = std::fs::read_dir(&dir.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    {
+        // This test holds the lock as a running build would.
+        let _held = mancala::db::lock::DirLock::acquire(&dir.0).unwrap();
+        let before = listing();
+        let err = bad(&[&build[..], &["--dir", d, "--quiet"]].concat());
+        assert!(err.contains("another build is running"), "{err}");
+        assert_eq!(listing(), before, "the refused build changed the directory");
+        assert_eq!(std::fs::read(&theirs).unwrap(), b"half a level");
+    }
+    // Lock released: the build runs and clears the stale temporary.
+    ok(&[&build[..], &["--dir", d, "--quiet"]].concat());
+    assert!(!theirs.exists());
+
+    // Two real processes: the second is refused while the first runs, and
+    // the first finishes unharmed.
+    let big = TempDir::new("locked-two");
+    let mut first = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args([
+            "db",
+            "build",
+            "--game",
+            "awari",
+            "--max-seeds",
+            "12",
+            "--threads",
+            "1",
+            "--quiet",
+            "--dir",
+            big.path(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The first build holds the lock once it has written level 0.
+    let level0 = big.0.join("awari-6-000.mdb");
+    let start = std::time::Instant::now();
+    while !level0.exists() {
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "the first build never began"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let out = run(&[
+        "db",
+        "build",
+        "--game",
+        "awari",
+        "--max-seeds",
+        "12",
+        "--quiet",
+        "--dir",
+        big.path(),
+    ]);
+    // Levels 0 to 12 take seconds on one thread: the first still runs.
+    assert!(
+        first.try_wait().unwrap().is_none(),
+        "the first build ended early"
+    );
+    let status = first.wait().unwrap();
+    assert!(status.success(), "the first build failed: {status}");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("another build is running"));
+    let lines = ok(&["db", "verify", "--game", "awari", "--dir", big.path()]);
+    assert_eq!(lines.len(), 13, "{lines:?}");
 }

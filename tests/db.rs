@@ -85,7 +85,7 @@ fn retro_gains(game: Game, n: usize, max: usize) -> HashMap<(Vec<u32>, bool), i3
                     let gain = value - (p.captured[me] as i32 - p.captured[1 - me] as i32);
                     let old = gains.insert((p.pits.clone(), p.south_to_move), gain);
                     assert!(
-                        old.map_or(true, |o| o == gain),
+                        old.is_none_or(|o| o == gain),
                         "{game}: the plain analysis gives two gains to {}",
                         plain::format_pos(&p)
                     );

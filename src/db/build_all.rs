@@ -4,6 +4,7 @@
 
 use super::build;
 use super::file::{self, LevelFile, LevelId};
+use super::lock::DirLock;
 use super::{Database, DbError, Level};
 use crate::games::Rules;
 use std::path::{Path, PathBuf};
@@ -51,6 +52,10 @@ pub fn peak_bytes(n: usize, max_seeds: usize) -> u64 {
 /// being built), and `log` hears one line per level reused or built.
 /// Setting `stop` interrupts the build, which then writes nothing partial:
 /// the levels already written stay valid and are reused next time.
+///
+/// The build holds the directory's lock ([`super::lock`]) throughout: when
+/// another build holds it, this one fails at once with [`DbError::Busy`]
+/// and touches nothing.
 pub fn build_all<R: Rules>(
     n: usize,
     max_seeds: usize,
@@ -73,6 +78,9 @@ pub fn build_all<R: Rules>(
         dir: options.dir.clone(),
         source,
     })?;
+    // Held until this function returns (or the process dies): nothing below
+    // touches the directory before it is ours (see `super::lock`).
+    let _lock = DirLock::acquire(&options.dir)?;
     let mut db = Database {
         game: R::NAME,
         n,

@@ -22,6 +22,7 @@
 pub mod build;
 pub mod build_all;
 pub mod file;
+pub mod lock;
 pub mod probe;
 pub mod stats;
 pub mod verify;
@@ -92,6 +93,12 @@ pub enum DbError {
         k: usize,
         /// Last complete level, as text ("none" when none).
         done: String,
+    },
+    /// Another build holds the directory's lock ([`lock`]).
+    #[error("{dir}: another build is running in this directory (it holds the lock {lock}); wait for it to finish or build elsewhere", lock = lock::LOCK_FILE)]
+    Busy {
+        /// The directory.
+        dir: PathBuf,
     },
     /// Creating the directory failed.
     #[error("{dir}: {source}")]
