@@ -338,7 +338,7 @@ fn a_build_beyond_the_memory_ceiling_is_refused_before_it_starts() {
         "--max-seeds",
         "40",
         "--memory",
-        "1",
+        "12",
         "--dir",
         dir.path(),
         "--quiet",
@@ -547,4 +547,55 @@ fn a_second_build_in_the_same_directory_is_refused_and_touches_nothing() {
     assert!(text(&out.stderr).contains("another build is running"));
     let lines = ok(&["db", "verify", "--game", "awari", "--dir", big.path()]);
     assert_eq!(lines.len(), 13, "{lines:?}");
+}
+
+/// `--memory` is a promise: a build given exactly its announced peak
+/// (rounded up to a MiB) runs, and its measured maximum resident set stays
+/// within the ceiling and near the announcement.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_build_stays_within_a_small_memory_ceiling() {
+    let dir = TempDir::new("ceiling");
+    let peak = mancala::db::peak_bytes(6, 13);
+    let mib = peak.div_ceil(1 << 20);
+    let out = run(&[
+        "db",
+        "build",
+        "--game",
+        "awari",
+        "--max-seeds",
+        "13",
+        "--memory",
+        &mib.to_string(),
+        "--quiet",
+        "--json",
+        "--dir",
+        dir.path(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["peak_bytes"], peak);
+    let rss = j["max_resident_bytes"].as_u64().unwrap();
+    assert!(rss <= mib << 20, "resident {rss} > ceiling {mib} MiB");
+    assert!(
+        rss * 2 > peak,
+        "resident {rss}, announced {peak}: far too high"
+    );
+    eprintln!("announced {peak} bytes, measured {rss}");
+    // One MiB less than the announcement is refused before it starts.
+    let tight = TempDir::new("ceiling-tight");
+    let err = bad(&[
+        "db",
+        "build",
+        "--game",
+        "awari",
+        "--max-seeds",
+        "13",
+        "--memory",
+        &(mib - 1).to_string(),
+        "--quiet",
+        "--dir",
+        tight.path(),
+    ]);
+    assert!(err.contains("--memory"), "{err}");
 }

@@ -31,7 +31,7 @@ use file::FileError;
 use std::path::PathBuf;
 use thiserror::Error;
 
-pub use build_all::{build_all, peak_bytes, BuildOptions};
+pub use build_all::{build_all, peak_bytes, BuildOptions, PROGRAM_BYTES};
 pub use probe::{canonical_board, canonical_rank, Database, Level, Tablebase};
 pub use stats::histogram;
 
@@ -71,7 +71,7 @@ pub enum DbError {
     #[error("at most {max} seeds per level (one signed byte per board)", max = file::MAX_LEVEL_SEEDS)]
     TooManySeeds,
     /// The build would need more memory than allowed.
-    #[error("level {k} needs about {need} MiB (two bytes per board while it is built, plus the lower levels mapped), more than the allowed {limit} MiB (--memory)")]
+    #[error("level {k} needs about {need} MiB (two bytes per board while it is built, plus the lower levels mapped, plus the program), more than the allowed {limit} MiB (--memory)")]
     Memory {
         /// Seeds of the level.
         k: usize,

@@ -64,7 +64,7 @@ struct BuildArgs {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(0..=127))]
     max_seeds: u16,
     /// Memory the build may use, in MiB (the level being built takes two
-    /// bytes per board, the levels below it one).
+    /// bytes per board, the levels below it one, the program about 6 MiB).
     #[arg(long, value_name = "MB", default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     memory: u64,
     /// Threads (default: every core).
@@ -74,7 +74,8 @@ struct BuildArgs {
     #[arg(long)]
     quiet: bool,
     /// Print one JSON object at the end: {"game", "n", "max_seeds", "dir",
-    /// "seconds"}.
+    /// "seconds", "peak_bytes" (announced), "max_resident_bytes" (measured,
+    /// null where the system does not say)}.
     #[arg(long)]
     json: bool,
 }
@@ -304,6 +305,8 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
             "max_seeds": result.max_seeds(),
             "dir": a.which.dir.display().to_string(),
             "seconds": started.elapsed().as_secs_f64(),
+            "peak_bytes": peak,
+            "max_resident_bytes": mancala::mem::peak_resident_bytes(),
         });
         out.write_all(super::json::line(&doc).as_bytes())?;
         return Ok(());
