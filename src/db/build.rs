@@ -42,6 +42,9 @@
 //! forward-sweep counterpart of the threshold attractors of Lincke (2002)
 //! and Romein and Bal (2002): it needs no unmove generator, which for
 //! relay and multi-lap sowing would be a second, error-prone rules engine.
+//! Where one is practical (single-lap sowing), [`super::propagate`]
+//! computes those attractors directly, generating each board's moves once;
+//! this build remains for the other games and as its reference.
 //!
 //! # Sweeps, in parallel
 //!
@@ -73,12 +76,17 @@ pub struct Progress {
     pub level: AtomicU64,
     /// Boards of that level.
     pub entries: AtomicU64,
-    /// The sweep under way, from 1.
+    /// The sweep (or, in a propagation build, the scan) under way, from 1.
     pub sweep: AtomicU64,
     /// Boards of the level passed in this sweep.
     pub done: AtomicU64,
     /// Boards whose value was still open at the start of this sweep.
     pub open: AtomicU64,
+    /// Boards whose moves were generated, in all (a board counts once for
+    /// every time its moves are generated).
+    pub generated: AtomicU64,
+    /// Boards whose unmoves were generated, in all (propagation builds).
+    pub unmoved: AtomicU64,
 }
 
 /// A board's bounds `lo` and `hi` in one word, so that a child's two bounds
@@ -200,7 +208,7 @@ pub fn build_level<R: Rules>(
             let mut board = [0u8; crate::position::MAX_PITS];
             let board = &mut board[..2 * n];
             let mut moves = MoveList::new();
-            let (mut ch, mut op) = (0, 0);
+            let (mut ch, mut op, mut gen) = (0, 0, 0);
             ix.unrank(range.start, board);
             for r in range {
                 if r > c * CHUNK {
@@ -213,6 +221,7 @@ pub fn build_level<R: Rules>(
                     continue;
                 }
                 let pos = Position::from_board(n, board);
+                gen += 1;
                 moves.clear();
                 let (mut nl, mut nh) = match R::generate(&pos, &mut moves) {
                     Some(score) => {
@@ -234,6 +243,7 @@ pub fn build_level<R: Rules>(
             }
             changed.fetch_add(ch, Ordering::Relaxed);
             still_open.fetch_add(op, Ordering::Relaxed);
+            progress.generated.fetch_add(gen, Ordering::Relaxed);
             progress.done.fetch_add(len, Ordering::Relaxed);
         });
         if stop.load(Ordering::Relaxed) {

@@ -1,10 +1,10 @@
 //! Building a whole database: levels `0..=K` in order, each reused when a
-//! valid file is present, built by [`super::build`] within the memory
-//! allowed, and written atomically.
+//! valid file is present, built by [`super::propagate`] or [`super::build`]
+//! ([`Method`]) within the memory allowed, and written atomically.
 
-use super::build;
 use super::file::{self, LevelFile, LevelId};
 use super::lock::DirLock;
+use super::{build, propagate};
 use super::{Database, DbError, Level};
 use crate::games::Rules;
 use std::path::{Path, PathBuf};
@@ -18,6 +18,35 @@ pub struct BuildOptions {
     /// bytes per board) plus the lower levels, which are mapped, plus
     /// [`PROGRAM_BYTES`] (see [`peak_bytes`]).
     pub memory_bytes: u64,
+    /// How each level is computed.
+    pub method: Method,
+}
+
+/// How a level is computed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// By propagation ([`propagate`]) for the games with an unmove
+    /// generator ([`Rules::HAS_UNMOVES`]), by sweeps otherwise.
+    #[default]
+    Auto,
+    /// By sweeps ([`build`]) for every game: the reference method.
+    Sweep,
+}
+
+impl Method {
+    /// Whether levels of `R` are built by propagation.
+    pub fn propagates<R: Rules>(self) -> bool {
+        self == Method::Auto && R::HAS_UNMOVES
+    }
+
+    /// The working memory of a level of `entries` boards of `R`.
+    fn working_bytes<R: Rules>(self, entries: u64) -> u64 {
+        if self.propagates::<R>() {
+            propagate::working_bytes(entries)
+        } else {
+            build::working_bytes(entries)
+        }
+    }
 }
 
 /// Bytes the program itself takes during a build, beside the levels: its
@@ -30,7 +59,7 @@ pub const PROGRAM_BYTES: u64 = 6 << 20;
 /// read) plus [`PROGRAM_BYTES`]. This is what `--memory` is checked
 /// against, before each level is started; `tests/cli_db.rs` checks it
 /// against the measured maximum resident set.
-pub fn peak_bytes(n: usize, max_seeds: usize) -> u64 {
+pub fn peak_bytes<R: Rules>(n: usize, max_seeds: usize, method: Method) -> u64 {
     (0..=max_seeds)
         .map(|k| {
             let e = LevelId {
@@ -49,7 +78,7 @@ pub fn peak_bytes(n: usize, max_seeds: usize) -> u64 {
                     .entries()
                 })
                 .sum();
-            build::working_bytes(e) + below + PROGRAM_BYTES
+            method.working_bytes::<R>(e) + below + PROGRAM_BYTES
         })
         .max()
         .unwrap_or(0)
@@ -115,7 +144,7 @@ pub fn build_all<R: Rules>(
                 continue;
             }
         }
-        let need = build::working_bytes(entries) + below + PROGRAM_BYTES;
+        let need = options.method.working_bytes::<R>(entries) + below + PROGRAM_BYTES;
         if need > options.memory_bytes {
             return Err(DbError::Memory {
                 k,
@@ -125,10 +154,18 @@ pub fn build_all<R: Rules>(
         }
         progress.level.store(k as u64, Relaxed);
         progress.entries.store(entries, Relaxed);
+        progress.sweep.store(0, Relaxed);
+        progress.generated.store(0, Relaxed);
+        progress.unmoved.store(0, Relaxed);
         let start = std::time::Instant::now();
+        let propagates = options.method.propagates::<R>();
         let gains = {
             let lower: Vec<Level<'_>> = (0..k).map(|j| db.level(j).expect("built")).collect();
-            build::build_level::<R>(n, k, &lower, progress, stop)
+            if propagates {
+                propagate::build_level::<R>(n, k, &lower, progress, stop)
+            } else {
+                build::build_level::<R>(n, k, &lower, progress, stop)
+            }
         };
         let Some(gains) = gains else {
             let done = k.checked_sub(1).map_or("none".into(), |d| d.to_string());
@@ -142,10 +179,25 @@ pub fn build_all<R: Rules>(
         file::write_with(&path, id, &mut |start, out| gains.fill(start, out))?;
         drop(gains);
         db.push(LevelFile::open(&path, id, false)?);
+        let seconds = start.elapsed().as_secs_f64();
+        let per_board = |x: &std::sync::atomic::AtomicU64| x.load(Relaxed) as f64 / entries as f64;
+        let how = if propagates {
+            format!(
+                "propagation: {} scans, moves generated {:.2} and unmoves {:.2} times a board",
+                progress.sweep.load(Relaxed),
+                per_board(&progress.generated),
+                per_board(&progress.unmoved)
+            )
+        } else {
+            format!(
+                "{} sweeps, moves generated {:.2} times a board",
+                progress.sweep.load(Relaxed),
+                per_board(&progress.generated)
+            )
+        };
         log(format!(
-            "level {k}: {entries} boards built in {:.2} s ({} sweeps)",
-            start.elapsed().as_secs_f64(),
-            progress.sweep.load(Relaxed)
+            "level {k}: {entries} boards built in {seconds:.2} s ({:.2} M boards/s; {how})",
+            entries as f64 / seconds.max(1e-9) / 1e6
         ));
         below += entries;
     }

@@ -24,6 +24,7 @@ pub mod build_all;
 pub mod file;
 pub mod lock;
 pub mod probe;
+pub mod propagate;
 pub mod stats;
 pub mod verify;
 
@@ -31,7 +32,7 @@ use file::FileError;
 use std::path::PathBuf;
 use thiserror::Error;
 
-pub use build_all::{build_all, peak_bytes, BuildOptions, PROGRAM_BYTES};
+pub use build_all::{build_all, peak_bytes, BuildOptions, Method, PROGRAM_BYTES};
 pub use probe::{canonical_board, canonical_rank, Database, Level, Tablebase};
 pub use stats::histogram;
 

@@ -70,6 +70,12 @@ struct BuildArgs {
     /// Threads (default: every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
+    /// How levels are computed: `auto` propagates values back through the
+    /// game's unmoves where it has them (Awari, Kalah) and sweeps
+    /// otherwise; `sweep` sweeps every game (the reference method). Both
+    /// write the same files.
+    #[arg(long, value_name = "METHOD", default_value = "auto")]
+    method: MethodArg,
     /// No progress display on stderr.
     #[arg(long)]
     quiet: bool,
@@ -78,6 +84,13 @@ struct BuildArgs {
     /// null where the system does not say)}.
     #[arg(long)]
     json: bool,
+}
+
+/// `--method` of `db build`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum MethodArg {
+    Auto,
+    Sweep,
 }
 
 #[derive(Debug, clap::Args)]
@@ -230,10 +243,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let v = a.which.variant()?;
     let k = usize::from(a.max_seeds);
-    let peak = db::peak_bytes(v.n(), k);
+    let method = match a.method {
+        MethodArg::Auto => db::Method::Auto,
+        MethodArg::Sweep => db::Method::Sweep,
+    };
+    let peak = dispatch!(v.game(), R => db::peak_bytes::<R>(v.n(), k, method));
     let options = BuildOptions {
         dir: a.which.dir.clone(),
         memory_bytes: a.memory << 20,
+        method,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.threads.map_or(0, usize::from))
@@ -283,7 +301,7 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
                     bar.set_length(entries.max(1));
                     bar.set_position(progress.done.load(Relaxed));
                     bar.set_message(format!(
-                        "level {}: sweep {}, {} boards open",
+                        "level {}: pass {}, {} boards open",
                         progress.level.load(Relaxed),
                         progress.sweep.load(Relaxed),
                         progress.open.load(Relaxed)
