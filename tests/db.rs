@@ -149,14 +149,14 @@ retro_tests! {
     dakon_levels_match_retrograde: Game::Dakon, [(1, 10), (2, 8), (3, 6)];
 }
 
-/// The propagation build (the default for the games with unmoves) writes
-/// the very files of the sweep build, byte for byte, on every row length
-/// 1..3 and on the full board to 8 seeds (and Awari's to 12).
+/// The propagation build (for the games with unmoves) writes the very files
+/// of the sweep build, byte for byte, on every row length 1..3 and on the
+/// full board to 8 seeds (and Awari's to 12).
 #[test]
 fn propagation_and_sweeps_write_identical_files() {
     let mut propagating = 0;
     for game in Game::ALL {
-        if !dispatch!(game, R => db::Method::Auto.propagates::<R>()) {
+        if !dispatch!(game, R => db::Method::Propagate.propagates::<R>()) {
             continue;
         }
         propagating += 1;
@@ -165,7 +165,7 @@ fn propagation_and_sweeps_write_identical_files() {
             let a = TempDir::new(&format!("sweep-{game}-{n}"));
             let b = TempDir::new(&format!("propagate-{game}-{n}"));
             build_by(game, n, max, &a.0, db::Method::Sweep);
-            build_by(game, n, max, &b.0, db::Method::Auto);
+            build_by(game, n, max, &b.0, db::Method::Propagate);
             for k in 0..=max {
                 let name = format!("{}-{n}-{k:03}.mdb", game.name());
                 let x = std::fs::read(a.0.join(&name)).unwrap();

@@ -26,17 +26,29 @@ pub struct BuildOptions {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Method {
     /// By propagation ([`propagate`]) for the games with an unmove
-    /// generator ([`Rules::HAS_UNMOVES`]), by sweeps otherwise.
+    /// generator ([`Rules::HAS_UNMOVES`]) whose levels have cycles
+    /// ([`Rules::CYCLIC`]), by sweeps otherwise. Measured: Awari level 17
+    /// took 55 sweeps (9.85 move generations a board) against one
+    /// generation of moves and 0.93 of unmoves a board by propagation,
+    /// 5x faster; Kalah, without cycles, takes 9 sweeps (1.38 generations
+    /// a board), a little faster than propagating (1 + 1.00).
     #[default]
     Auto,
     /// By sweeps ([`build`]) for every game: the reference method.
     Sweep,
+    /// By propagation, which needs an unmove generator
+    /// ([`DbError::NoUnmoves`] otherwise).
+    Propagate,
 }
 
 impl Method {
     /// Whether levels of `R` are built by propagation.
     pub fn propagates<R: Rules>(self) -> bool {
-        self == Method::Auto && R::HAS_UNMOVES
+        match self {
+            Method::Auto => R::HAS_UNMOVES && R::CYCLIC,
+            Method::Sweep => false,
+            Method::Propagate => R::HAS_UNMOVES,
+        }
     }
 
     /// The working memory of a level of `entries` boards of `R`.
@@ -111,6 +123,9 @@ pub fn build_all<R: Rules>(
     };
     if max_seeds > file::MAX_LEVEL_SEEDS {
         return Err(DbError::TooManySeeds);
+    }
+    if options.method == Method::Propagate && !R::HAS_UNMOVES {
+        return Err(DbError::NoUnmoves { game: R::NAME });
     }
     std::fs::create_dir_all(&options.dir).map_err(|source| DbError::Dir {
         dir: options.dir.clone(),

@@ -95,6 +95,12 @@ pub enum DbError {
         /// Last complete level, as text ("none" when none).
         done: String,
     },
+    /// A propagation build asked of a game without an unmove generator.
+    #[error("{game} has no unmove generator (its sowing can go round more than once): build it with --method auto or sweep")]
+    NoUnmoves {
+        /// The game.
+        game: &'static str,
+    },
     /// Another build holds the directory's lock ([`lock`]).
     #[error("{dir}: another build is running in this directory (it holds the lock {lock}); wait for it to finish or build elsewhere", lock = lock::LOCK_FILE)]
     Busy {

@@ -215,8 +215,9 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
     }
 
     /// Whether [`Rules::quiet_parents`] is implemented (the games with
-    /// single-lap sowing); the database build then propagates values back
-    /// through it instead of sweeping (`crate::db`).
+    /// single-lap sowing); a database build can then propagate values back
+    /// through it instead of sweeping (`crate::db`), which it does by
+    /// default when the game is also [`Rules::CYCLIC`].
     const HAS_UNMOVES: bool = false;
 
     /// The unmove generator: calls `parent(mv, p)` once for every position

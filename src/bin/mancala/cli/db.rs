@@ -70,10 +70,11 @@ struct BuildArgs {
     /// Threads (default: every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
-    /// How levels are computed: `auto` propagates values back through the
-    /// game's unmoves where it has them (Awari, Kalah) and sweeps
-    /// otherwise; `sweep` sweeps every game (the reference method). Both
-    /// write the same files.
+    /// How levels are computed: `propagate` propagates values back through
+    /// the game's unmoves (Awari and Kalah have them); `sweep` sweeps the
+    /// level until nothing changes (every game; the reference method);
+    /// `auto` propagates where the game has unmoves and cycles (Awari) and
+    /// sweeps otherwise. All write the same files.
     #[arg(long, value_name = "METHOD", default_value = "auto")]
     method: MethodArg,
     /// No progress display on stderr.
@@ -91,6 +92,7 @@ struct BuildArgs {
 enum MethodArg {
     Auto,
     Sweep,
+    Propagate,
 }
 
 #[derive(Debug, clap::Args)]
@@ -246,6 +248,7 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let method = match a.method {
         MethodArg::Auto => db::Method::Auto,
         MethodArg::Sweep => db::Method::Sweep,
+        MethodArg::Propagate => db::Method::Propagate,
     };
     let peak = dispatch!(v.game(), R => db::peak_bytes::<R>(v.n(), k, method));
     let options = BuildOptions {
