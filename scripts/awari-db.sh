@@ -53,7 +53,7 @@ for k in $(seq 0 "$max"); do
     secs=reused; sweeps=-; rate=-; moves=-; unmoves=-
   else
     secs=$(sed -E 's/.* in ([0-9.]+) s .*/\1/' <<<"$line")
-    sweeps=$(sed -E 's/.* ([0-9]+) (sweeps|scans),.*/\1/' <<<"$line")
+    sweeps=$(sed -E 's/.* ([0-9]+) (sweeps|rounds),.*/\1/' <<<"$line")
     moves=$(sed -E 's/.*moves generated ([0-9.]+) .*/\1/' <<<"$line")
     unmoves=-
     if [[ "$line" == *unmoves* ]]; then

@@ -34,7 +34,7 @@ for l in $levels; do
     row=$(grep -h "^level $k: .* built in" "${logs[@]}" | tail -1 || true)
     if [[ -n "$row" ]]; then
       time=$(echo "$row" | sed -E 's/.* built in ([0-9.]+) s.*/\1/')
-      sweeps=$(echo "$row" | sed -E 's/.* ([0-9]+) (sweeps|scans),.*/\1/')
+      sweeps=$(echo "$row" | sed -E 's/.* ([0-9]+) (sweeps|rounds),.*/\1/')
     fi
   fi
   echo "| $k | $boards | $(stat -c %s "$file") | $time | $sweeps |"

@@ -198,7 +198,7 @@ pub fn build_all<R: Rules>(
         let per_board = |x: &std::sync::atomic::AtomicU64| x.load(Relaxed) as f64 / entries as f64;
         let how = if propagates {
             format!(
-                "propagation: {} scans, moves generated {:.2} and unmoves {:.2} times a board",
+                "propagation: {} rounds, moves generated {:.2} and unmoves {:.2} times a board",
                 progress.sweep.load(Relaxed),
                 per_board(&progress.generated),
                 per_board(&progress.unmoved)

@@ -50,22 +50,32 @@
 //!
 //! At threshold `t` a board qualifies on its own when `e(b) >= t`, or when
 //! its counter is 0 and `e(b) <= -t`; a scan of the level finds those (a
-//! memory scan, no move is generated), and each such board's consequences
-//! are followed at once, depth first, by the thread that settled it.
+//! memory scan: no move is generated).
 //!
-//! # One word per board, shared
+//! # Shards that exchange news
 //!
 //! A board's state is one 16-bit word: `e(b)` (then its value, once
 //! settled) in the low byte, the counter in bits 8..14, "settled" in bit
-//! 15 and "settled, parents not told yet" in bit 14. Threads update words
-//! with compare-and-swap only, so each change (a counter lowered, a board
-//! settled) happens exactly once whoever makes it, and the order of the
-//! changes within a threshold does not matter: the sets reached are the
-//! least closed ones whatever the order (each rule only ever adds). A
-//! thread's stack of boards to follow is bounded; a board settled when the
-//! stack is full is marked "not told yet" and found by another scan of the
-//! level, repeated until a scan finds none: every threshold is closed
-//! before the next begins.
+//! 15 and "settled, parents not told yet" (*untold*) in bit 14.
+//!
+//! The level is cut into **shards**, ranges of ranks; within a round, a
+//! shard alone reads and writes its words. A threshold runs in rounds: in
+//! each, every shard (a rayon task) applies the news it received, scans its
+//! range for the boards that qualify on their own (in the first round), and
+//! follows every board it settles, depth first: the board's unmoves give
+//! its parents, and each parent gets the news `(rank, child in L_t or in
+//! W_t)`: at once when it is in the same shard, else in a batch for its
+//! shard, delivered at the end of the round. Rounds go on until a round
+//! sends no news and leaves no board untold; then the threshold is closed
+//! and the next begins. So shards share nothing but batches of `(rank,
+//! news)`, and could as well be processes or machines.
+//!
+//! The order in which news is applied does not matter: each piece of news
+//! only adds to `W_t` or `L_t` or lowers a counter, once, and the least
+//! closed sets are reached whatever the order. Memory stays bounded: a
+//! shard's stack and its news of a round have fixed budgets; a board
+//! settled beyond them is marked untold, and its shard rescans its range
+//! for untold boards in the next round.
 
 use super::build::{Progress, Solved};
 use super::{canonical_rank, Level};
@@ -76,11 +86,19 @@ use crate::position::{Position, MAX_PITS};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
 
-/// Boards per parallel chunk of a scan.
+/// Boards per parallel chunk of the forward pass.
 const CHUNK: u64 = 1 << 14;
 
-/// Bytes all threads' stacks of boards to follow may take together.
-const STACK_BYTES: u64 = 4 << 20;
+/// Bytes of the shards' stacks and news of a level of `entries` boards,
+/// together: half a byte a board, at least 64 KiB and at most 20 MiB (a
+/// fifth for the stacks of boards to follow, the rest for the news of a
+/// round). Smaller budgets only mean more rounds.
+fn buffer_bytes(entries: u64) -> u64 {
+    (entries / 2).clamp(64 << 10, 20 << 20)
+}
+
+/// Shards per thread: enough for rayon to balance the rounds.
+const SHARDS_PER_THREAD: usize = 8;
 
 /// Settled: the low byte is the board's exact value.
 const SETTLED: u16 = 1 << 15;
@@ -129,9 +147,10 @@ fn decode(w: u16) -> i8 {
 
 /// Bytes of working memory the propagation build of a level of `entries`
 /// boards needs beyond the lower levels: one word per board, the stacks,
-/// and the write buffer ([`super::file::WRITE_PIECE`]).
+/// the news of a round (sent, then received: moved, not copied), and the
+/// write buffer ([`super::file::WRITE_PIECE`]).
 pub fn working_bytes(entries: u64) -> u64 {
-    2 * entries + STACK_BYTES + super::file::WRITE_PIECE as u64
+    2 * entries + buffer_bytes(entries) + super::file::WRITE_PIECE as u64
 }
 
 /// The exact future gains of every board of `n` pits a row with `k` seeds,
@@ -146,19 +165,27 @@ pub fn build_level<R: Rules>(
     progress: &Progress,
     stop: &AtomicBool,
 ) -> Option<Solved> {
-    let stack_cap = (STACK_BYTES as usize / 8 / rayon::current_num_threads().max(1)).max(64);
-    build_with_stacks::<R>(n, k, lower, progress, stop, stack_cap)
+    let shards = SHARDS_PER_THREAD * rayon::current_num_threads().max(1);
+    let entries = Indexer::new(2 * n, k).map_or(0, |ix| ix.count());
+    // Eight bytes a board on a stack or a piece of news.
+    let per_shard = (buffer_bytes(entries) / 8 / shards as u64).max(1) as usize;
+    let limits = Limits {
+        shards,
+        stack_cap: (per_shard / 5).max(1),
+        messages: (per_shard - per_shard / 5).max(1),
+    };
+    build_with::<R>(n, k, lower, progress, stop, limits)
 }
 
-/// [`build_level`] with stacks of `stack_cap` boards per task (the tests
-/// make them tiny, to exercise the rescans of boards left untold).
-fn build_with_stacks<R: Rules>(
+/// [`build_level`] with these shards and buffers (the tests make them tiny,
+/// to exercise every path).
+fn build_with<R: Rules>(
     n: usize,
     k: usize,
     lower: &[Level<'_>],
     progress: &Progress,
     stop: &AtomicBool,
-    stack_cap: usize,
+    limits: Limits,
 ) -> Option<Solved> {
     assert!(R::HAS_UNMOVES, "{} has no unmove generator", R::NAME);
     assert!(k <= super::file::MAX_LEVEL_SEEDS && lower.len() >= k);
@@ -214,50 +241,73 @@ fn build_with_stacks<R: Rules>(
         return None;
     }
 
-    // The thresholds, from k down: scans until no board is left untold.
+    // The thresholds, from k down, each in rounds of the shards exchanging
+    // their news, until no news is left and no board untold.
+    let shard_len = count_all.div_ceil(limits.shards as u64).max(1);
+    let shards = count_all.div_ceil(shard_len) as usize;
     let unsettled = AtomicU64::new(count_all);
     for t in (1..=k as i8).rev() {
+        let mut inboxes: Vec<Vec<Vec<u64>>> = vec![Vec::new(); shards];
+        let mut rescan = vec![true; shards];
         loop {
             progress.sweep.fetch_add(1, Ordering::Relaxed);
             progress.done.store(0, Ordering::Relaxed);
             progress
                 .open
                 .store(unsettled.load(Ordering::Relaxed), Ordering::Relaxed);
-            let again = AtomicBool::new(false);
-            (0..chunks).into_par_iter().for_each(|c| {
-                if stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let range = c * CHUNK..((c + 1) * CHUNK).min(count_all);
-                let len = range.end - range.start;
-                let mut follow = Follow {
-                    n,
-                    t,
-                    ix: &ix,
-                    words,
-                    stack: Vec::new(),
-                    cap: stack_cap,
-                    parents: Vec::new(),
-                    again: &again,
-                    settled: 0,
-                    unmoved: 0,
-                };
-                for r in range {
-                    if follow.claim(r) {
-                        follow.stack.push(r);
-                        follow.drain::<R>();
+            let outcomes: Vec<(Vec<Vec<u64>>, bool)> = inboxes
+                .into_par_iter()
+                .zip(rescan.into_par_iter())
+                .enumerate()
+                .map(|(i, (inbox, scan))| {
+                    let start = i as u64 * shard_len;
+                    let mut shard = Shard {
+                        n,
+                        t,
+                        ix: &ix,
+                        words,
+                        range: start..(start + shard_len).min(count_all),
+                        shard_len,
+                        stack: Vec::new(),
+                        stack_cap: limits.stack_cap,
+                        parents: Vec::new(),
+                        outboxes: vec![Vec::new(); shards],
+                        sent: 0,
+                        budget: limits.messages,
+                        untold: false,
+                        settled: 0,
+                        unmoved: 0,
+                    };
+                    if !stop.load(Ordering::Relaxed) {
+                        shard.round::<R>(inbox, scan);
                     }
-                }
-                unsettled.fetch_sub(follow.settled, Ordering::Relaxed);
-                progress
-                    .unmoved
-                    .fetch_add(follow.unmoved, Ordering::Relaxed);
-                progress.done.fetch_add(len, Ordering::Relaxed);
-            });
+                    unsettled.fetch_sub(shard.settled, Ordering::Relaxed);
+                    progress.unmoved.fetch_add(shard.unmoved, Ordering::Relaxed);
+                    progress
+                        .done
+                        .fetch_add(shard.range.end - shard.range.start, Ordering::Relaxed);
+                    (shard.outboxes, shard.untold)
+                })
+                .collect();
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
-            if !again.load(Ordering::Relaxed) {
+            // The exchange: shard `d`'s inbox is every shard's batch for
+            // `d` (moved, not copied).
+            inboxes = vec![Vec::new(); shards];
+            rescan = vec![false; shards];
+            let mut news = false;
+            for (from, (outboxes, untold)) in outcomes.into_iter().enumerate() {
+                rescan[from] = untold;
+                news |= untold;
+                for (d, batch) in outboxes.into_iter().enumerate() {
+                    if !batch.is_empty() {
+                        news = true;
+                        inboxes[d].push(batch);
+                    }
+                }
+            }
+            if !news {
                 break;
             }
         }
@@ -268,62 +318,149 @@ fn build_with_stacks<R: Rules>(
     Some(Solved::new(memory, decode))
 }
 
-/// One scanning task's state at threshold `t`: its stack of settled boards
-/// whose parents it must tell.
-struct Follow<'a> {
+/// The sizes of a propagation build's shards and buffers.
+#[derive(Clone, Copy, Debug)]
+struct Limits {
+    /// Shards (index ranges) of a level.
+    shards: usize,
+    /// Boards a shard's stack of boards to follow holds.
+    stack_cap: usize,
+    /// News a shard may send in one round.
+    messages: usize,
+}
+
+/// A piece of news for the board of rank `r`: `r << 1`, plus 1 when the
+/// quiet child that settled is in `L_t` (so the board reaches `t`); 0 when
+/// it is in `W_t` (one fewer child to wait for).
+#[inline]
+fn news(r: u64, child_lost: bool) -> u64 {
+    r << 1 | u64::from(child_lost)
+}
+
+/// One shard's round at threshold `t`: it owns the words of `range` (no
+/// other shard reads or writes them during the round), applies the news it
+/// received, settles the boards that qualify, and sends news of them to
+/// the shards of their parents.
+struct Shard<'a> {
     n: usize,
     t: i8,
     ix: &'a Indexer,
     words: &'a [AtomicU16],
+    range: std::ops::Range<u64>,
+    shard_len: u64,
     stack: Vec<u64>,
-    cap: usize,
+    stack_cap: usize,
     parents: Vec<u64>,
-    again: &'a AtomicBool,
-    /// Boards this task settled.
+    /// News for each shard (this one's own news is applied at once).
+    outboxes: Vec<Vec<u64>>,
+    sent: usize,
+    budget: usize,
+    /// Whether a board of the shard was left settled but untold.
+    untold: bool,
+    /// Boards this shard settled.
     settled: u64,
-    /// Boards whose unmoves this task generated.
+    /// Boards whose unmoves this shard generated.
     unmoved: u64,
 }
 
-impl Follow<'_> {
-    /// Whether the scan should follow board `r` now: it qualifies on its
-    /// own at this threshold (and this task settles it), or it is settled
-    /// but untold (and this task takes the telling over).
-    fn claim(&mut self, r: u64) -> bool {
-        let t = self.t;
-        let word = &self.words[r as usize];
-        let mut settles = false;
-        let ok = word
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |w| {
-                settles = false;
-                if w & SETTLED != 0 {
-                    return (w & UNTOLD != 0).then_some(w & !UNTOLD);
-                }
-                let e = value(w);
-                if e >= t {
-                    settles = true;
-                    Some(settled(t, false))
-                } else if count(w) == 0 && e <= -t {
-                    settles = true;
-                    Some(settled(-t, false))
-                } else {
-                    None
-                }
-            })
-            .is_ok();
-        if ok && settles {
-            self.settled += 1;
+impl Shard<'_> {
+    /// The round: the news received, then (in the first round of a
+    /// threshold, or when boards were left untold) a scan of the range for
+    /// the boards that qualify on their own or are untold.
+    fn round<R: Rules>(&mut self, inbox: Vec<Vec<u64>>, scan: bool) {
+        for batch in inbox {
+            for m in batch {
+                self.apply(m >> 1, m & 1 == 1);
+                self.drain::<R>();
+            }
         }
-        ok
+        if scan {
+            for r in self.range.clone() {
+                if self.claim(r) {
+                    self.stack.push(r);
+                    self.drain::<R>();
+                }
+            }
+        }
     }
 
-    /// Tells the parents of every board on the stack, settling those that
-    /// now qualify and following them in turn.
+    #[inline]
+    fn word(&self, r: u64) -> &AtomicU16 {
+        debug_assert!(self.range.contains(&r));
+        &self.words[r as usize]
+    }
+
+    /// Whether board `r` should be followed now: it qualifies on its own at
+    /// this threshold (and is settled here), or it is settled but untold.
+    fn claim(&mut self, r: u64) -> bool {
+        let t = self.t;
+        let w = self.word(r).load(Ordering::Relaxed);
+        let new = if w & SETTLED != 0 {
+            if w & UNTOLD == 0 {
+                return false;
+            }
+            w & !UNTOLD
+        } else if value(w) >= t {
+            self.settled += 1;
+            settled(t, false)
+        } else if count(w) == 0 && value(w) <= -t {
+            self.settled += 1;
+            settled(-t, false)
+        } else {
+            return false;
+        };
+        self.word(r).store(new, Ordering::Relaxed);
+        true
+    }
+
+    /// Applies to board `p` (of this shard) the news that one of its quiet
+    /// children settled, in `L_t` (`child_lost`) or in `W_t`; a board that
+    /// settles goes on the stack (or is marked untold when it is full).
+    fn apply(&mut self, p: u64, child_lost: bool) {
+        let t = self.t;
+        let w = self.word(p).load(Ordering::Relaxed);
+        if w & SETTLED != 0 {
+            return;
+        }
+        let full = self.stack.len() >= self.stack_cap;
+        let new = if child_lost {
+            // A move into L_t: the parent reaches t.
+            settled(t, full)
+        } else {
+            let c = count(w);
+            debug_assert!(c > 0, "a parent counts its quiet child");
+            if c == 1 && value(w) <= -t {
+                settled(-t, full)
+            } else {
+                self.word(p)
+                    .store(open_word(value(w), c - 1), Ordering::Relaxed);
+                return;
+            }
+        };
+        self.word(p).store(new, Ordering::Relaxed);
+        self.settled += 1;
+        if full {
+            self.untold = true;
+        } else {
+            self.stack.push(p);
+        }
+    }
+
+    /// Tells the parents of every board on the stack: those of this shard
+    /// at once (following the ones that settle), the others by news. When
+    /// the round's budget of news is spent, the boards left are marked
+    /// untold for a later round.
     fn drain<R: Rules>(&mut self) {
         let t = self.t;
         let mut board = [0u8; MAX_PITS];
         while let Some(r) = self.stack.pop() {
-            let v = value(self.words[r as usize].load(Ordering::Relaxed));
+            let w = self.word(r).load(Ordering::Relaxed);
+            if self.sent >= self.budget {
+                self.word(r).store(w | UNTOLD, Ordering::Relaxed);
+                self.untold = true;
+                continue;
+            }
+            let v = value(w);
             debug_assert!(v == t || v == -t);
             self.ix.unrank(r, &mut board[..2 * self.n]);
             let pos = Position::from_board(self.n, &board[..2 * self.n]);
@@ -333,45 +470,12 @@ impl Follow<'_> {
             self.unmoved += 1;
             for i in 0..self.parents.len() {
                 let p = self.parents[i];
-                self.tell(p, v);
-            }
-        }
-    }
-
-    /// Tells board `p` that one of its quiet children settled at `v`
-    /// (`t`: in `W_t`; `-t`: in `L_t`).
-    fn tell(&mut self, p: u64, v: i8) {
-        let t = self.t;
-        let full = self.stack.len() >= self.cap;
-        let mut settles = false;
-        let ok = self.words[p as usize]
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |w| {
-                settles = false;
-                if w & SETTLED != 0 {
-                    return None;
-                }
-                if v < 0 {
-                    // A move into L_t: the parent reaches t.
-                    settles = true;
-                    return Some(settled(t, full));
-                }
-                let c = count(w);
-                debug_assert!(c > 0, "a parent counts its quiet child");
-                let e = value(w);
-                if c == 1 && e <= -t {
-                    settles = true;
-                    Some(settled(-t, full))
+                if self.range.contains(&p) {
+                    self.apply(p, v < 0);
                 } else {
-                    Some(open_word(e, c - 1))
+                    self.outboxes[(p / self.shard_len) as usize].push(news(p, v < 0));
+                    self.sent += 1;
                 }
-            })
-            .is_ok();
-        if ok && settles {
-            self.settled += 1;
-            if full {
-                self.again.store(true, Ordering::Relaxed);
-            } else {
-                self.stack.push(p);
             }
         }
     }
@@ -383,8 +487,8 @@ mod tests {
     use crate::games::{Awari, Kalah};
 
     /// The first levels of 2-pit Awari and Kalah (Awari's with cycles) by
-    /// propagation equal the sweep build's, with stacks of every size down
-    /// to 1 board (every settled board then left untold and found again by
+    /// propagation equal the sweep build's, with 1 to 16 shards, stacks and
+    /// news budgets down to 1 (boards then left untold and found again by
     /// a rescan). Small enough for Miri, which checks the shared words.
     fn same_as_sweeps<R: Rules>() {
         let n = 2;
@@ -404,11 +508,22 @@ mod tests {
             let want = super::super::build::build_level::<R>(n, k, &lower, &progress, &stop)
                 .unwrap()
                 .gains();
-            for cap in [1, 2, 1 << 16] {
-                let got = build_with_stacks::<R>(n, k, &lower, &progress, &stop, cap)
+            for (shards, stack_cap, messages) in [
+                (1, 1 << 16, 1 << 16),
+                (1, 1, 1),
+                (3, 2, 1),
+                (7, 1, 3),
+                (16, 1 << 16, 1 << 16),
+            ] {
+                let limits = Limits {
+                    shards,
+                    stack_cap,
+                    messages,
+                };
+                let got = build_with::<R>(n, k, &lower, &progress, &stop, limits)
                     .unwrap()
                     .gains();
-                assert_eq!(got, want, "{} level {k}, stacks of {cap}", R::NAME);
+                assert_eq!(got, want, "{} level {k}, {limits:?}", R::NAME);
             }
             values.push(want.iter().map(|&v| v as u8).collect());
         }
