@@ -508,6 +508,22 @@ fn a_second_build_in_the_same_directory_is_refused_and_touches_nothing() {
     // Lock released: the build runs and clears the stale temporary.
     ok(&[&build[..], &["--dir", d, "--quiet"]].concat());
     assert!(!theirs.exists());
+    // Readers ignore the lock: they open only finished levels.
+    {
+        let _held = mancala::db::lock::DirLock::acquire(&dir.0).unwrap();
+        let lines = ok(&["db", "verify", "--game", "awari:3x2", "--dir", d]);
+        assert_eq!(lines.len(), 7, "{lines:?}");
+        ok(&[
+            "db",
+            "probe",
+            "--game",
+            "awari:3x2",
+            "--position",
+            "S 1,2,0/0,1,1 4-3",
+            "--dir",
+            d,
+        ]);
+    }
 
     // Two real processes: the second is refused while the first runs, and
     // the first finishes unharmed.
