@@ -1,7 +1,8 @@
 //! Database build speed: boards per second to build one level from the
 //! levels below it (built once, outside the measurement), with one and two
-//! threads: Awari level 11 (cycles: many sweeps) and Kalah level 14 (no
-//! cycles: few sweeps).
+//! threads, by sweeps (`sweep`) and by propagation (`propagate`): Awari
+//! level 11 (cycles: many sweeps) and Kalah level 14 (no cycles: few
+//! sweeps).
 //!
 //! Also puzzle mining (`puzzles`): one level's depths to the first capture
 //! (sweeps) and the whole mining, Anywoli on the full board at 6 seeds.
@@ -29,6 +30,7 @@ impl Built {
         let options = BuildOptions {
             dir: dir.clone(),
             memory_bytes: 1 << 30,
+            method: Default::default(),
         };
         let stop = AtomicBool::new(false);
         let db = db::build_all::<R>(n, k, &options, &Progress::default(), &|_| {}, &stop)
@@ -65,15 +67,38 @@ fn bench_level<R: Rules>(c: &mut Criterion, name: &str, n: usize, k: usize) {
             .num_threads(threads)
             .build()
             .unwrap();
-        group.bench_function(BenchmarkId::new(format!("{name}-{k}"), threads), |b| {
-            b.iter(|| {
-                pool.install(|| {
-                    db::build::build_level::<R>(n, k, &lower, &Progress::default(), &stop)
-                        .expect("not stopped")
-                        .len()
+        group.bench_function(
+            BenchmarkId::new(format!("{name}-{k}-sweep"), threads),
+            |b| {
+                b.iter(|| {
+                    pool.install(|| {
+                        db::build::build_level::<R>(n, k, &lower, &Progress::default(), &stop)
+                            .expect("not stopped")
+                            .len()
+                    })
                 })
-            })
-        });
+            },
+        );
+        if R::HAS_UNMOVES {
+            group.bench_function(
+                BenchmarkId::new(format!("{name}-{k}-propagate"), threads),
+                |b| {
+                    b.iter(|| {
+                        pool.install(|| {
+                            db::propagate::build_level::<R>(
+                                n,
+                                k,
+                                &lower,
+                                &Progress::default(),
+                                &stop,
+                            )
+                            .expect("not stopped")
+                            .len()
+                        })
+                    })
+                },
+            );
+        }
     }
     group.finish();
 }

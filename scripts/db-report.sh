@@ -20,10 +20,10 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -n "$game" ]] || { echo "--game is required" >&2; exit 2; }
 cargo build --release --quiet
-bin=target/release/mancala
+bin="${CARGO_TARGET_DIR:-target}/release/mancala"
 name=${game%%:*}
 levels=$(ls "$dir" | grep -E "^$name-[0-9]+-[0-9]{3}\.mdb$" | sed -E 's/.*-([0-9]{3})\.mdb/\1/' | sort -n)
-echo "| seeds | boards | file bytes | build seconds | sweeps |"
+echo "| seeds | boards | file bytes | build seconds | passes |"
 echo "|---:|---:|---:|---:|---:|"
 for l in $levels; do
   k=$((10#$l))
@@ -34,7 +34,7 @@ for l in $levels; do
     row=$(grep -h "^level $k: .* built in" "${logs[@]}" | tail -1 || true)
     if [[ -n "$row" ]]; then
       time=$(echo "$row" | sed -E 's/.* built in ([0-9.]+) s.*/\1/')
-      sweeps=$(echo "$row" | sed -E 's/.*\(([0-9]+) sweeps\).*/\1/')
+      sweeps=$(echo "$row" | sed -E 's/.* ([0-9]+) (sweeps|rounds),.*/\1/')
     fi
   fi
   echo "| $k | $boards | $(stat -c %s "$file") | $time | $sweeps |"

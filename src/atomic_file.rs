@@ -27,6 +27,22 @@ pub fn temporary_path(path: &Path) -> PathBuf {
 /// Writes the concatenation of `parts` to `path` atomically (see the module
 /// docs). The error names no path: callers say which file it was.
 pub fn write(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
+    write_with(path, |f| {
+        for part in parts {
+            f.write_all(part)?;
+        }
+        Ok(())
+    })
+}
+
+/// Writes to `path` atomically whatever `fill` writes into the (new, empty)
+/// temporary file: a large file can be produced piece by piece, without its
+/// whole contents in memory. `fill` may seek (to write a header last). The
+/// error names no path.
+pub fn write_with(
+    path: &Path,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     if path.file_name().is_none() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
@@ -36,9 +52,7 @@ pub fn write(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
     let tmp = temporary_path(path);
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
-        for part in parts {
-            f.write_all(part)?;
-        }
+        fill(&mut f)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)
     })();

@@ -178,6 +178,22 @@ pub fn prefetch<T>(x: &T) {
     let _ = x;
 }
 
+/// The largest resident set of this process so far, in bytes (the
+/// kernel's `VmHWM`, what `/usr/bin/time -v` reports as the maximum
+/// resident set size), where the system says it (Linux); else `None`.
+pub fn peak_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,6 +218,18 @@ mod tests {
         for (i, x) in a.iter().enumerate() {
             assert_eq!(x.load(Ordering::Relaxed), i as u64 * 3 + 1);
         }
+    }
+
+    #[cfg(all(target_os = "linux", not(miri)))]
+    #[test]
+    fn the_peak_resident_set_grows_with_memory_touched() {
+        let before = peak_resident_bytes().unwrap();
+        assert!(before > 0);
+        let a = Atomics::<AtomicU64>::zeroed(4 << 20).unwrap();
+        for x in a.iter().step_by(512) {
+            x.store(1, Ordering::Relaxed);
+        }
+        assert!(peak_resident_bytes().unwrap() >= before.max(32 << 20));
     }
 
     #[test]

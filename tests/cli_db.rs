@@ -338,7 +338,7 @@ fn a_build_beyond_the_memory_ceiling_is_refused_before_it_starts() {
         "--max-seeds",
         "40",
         "--memory",
-        "1",
+        "12",
         "--dir",
         dir.path(),
         "--quiet",
@@ -347,6 +347,9 @@ fn a_build_beyond_the_memory_ceiling_is_refused_before_it_starts() {
     // The levels that fit were built and are valid; nothing partial is left.
     for entry in std::fs::read_dir(&dir.0).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name == mancala::db::lock::LOCK_FILE {
+            continue;
+        }
         assert!(name.ends_with(".mdb") && !name.starts_with('.'), "{name}");
     }
     let lines = ok(&["db", "verify", "--game", "awari:3x2", "--dir", dir.path()]);
@@ -398,6 +401,20 @@ fn bad_arguments_are_refused() {
         "--dir",
         d,
     ]);
+    // Propagation for a game without unmoves.
+    let err = bad(&[
+        "db",
+        "build",
+        "--game",
+        "dakon:3x2",
+        "--max-seeds",
+        "2",
+        "--method",
+        "propagate",
+        "--dir",
+        d,
+    ]);
+    assert!(err.contains("no unmove generator"), "{err}");
     // A file where the directory should be.
     let file = Path::new(d).join("plain-file");
     std::fs::write(&file, b"x").unwrap();
@@ -456,6 +473,162 @@ fn a_killed_build_keeps_its_finished_levels_and_resumes() {
     assert_eq!(err.matches("valid file reused").count(), built, "{err}");
     for entry in std::fs::read_dir(&dir.0).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name == mancala::db::lock::LOCK_FILE {
+            continue;
+        }
         assert!(!name.starts_with('.'), "{name} left behind");
     }
+}
+
+#[test]
+fn a_second_build_in_the_same_directory_is_refused_and_touches_nothing() {
+    let dir = TempDir::new("locked");
+    let d = dir.path();
+    let build = ["db", "build", "--game", "awari:3x2", "--max-seeds", "6"];
+    // Another build's temporary file, as a running build has one.
+    let theirs = dir.0.join(".awari-3-004.mdb.tmp4242");
+    std::fs::write(&theirs, b"half a level").unwrap();
+    let listing = || {
+        let mut v: Vec<String> = std::fs::read_dir(&dir.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    {
+        // This test holds the lock as a running build would.
+        let _held = mancala::db::lock::DirLock::acquire(&dir.0).unwrap();
+        let before = listing();
+        let err = bad(&[&build[..], &["--dir", d, "--quiet"]].concat());
+        assert!(err.contains("another build is running"), "{err}");
+        assert_eq!(listing(), before, "the refused build changed the directory");
+        assert_eq!(std::fs::read(&theirs).unwrap(), b"half a level");
+    }
+    // Lock released: the build runs and clears the stale temporary.
+    ok(&[&build[..], &["--dir", d, "--quiet"]].concat());
+    assert!(!theirs.exists());
+    // Readers ignore the lock: they open only finished levels.
+    {
+        let _held = mancala::db::lock::DirLock::acquire(&dir.0).unwrap();
+        let lines = ok(&["db", "verify", "--game", "awari:3x2", "--dir", d]);
+        assert_eq!(lines.len(), 7, "{lines:?}");
+        ok(&[
+            "db",
+            "probe",
+            "--game",
+            "awari:3x2",
+            "--position",
+            "S 1,2,0/0,1,1 4-3",
+            "--dir",
+            d,
+        ]);
+    }
+
+    // Two real processes: the second is refused while the first runs, and
+    // the first finishes unharmed.
+    let big = TempDir::new("locked-two");
+    let mut first = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args([
+            "db",
+            "build",
+            "--game",
+            "awari",
+            "--max-seeds",
+            "12",
+            "--threads",
+            "1",
+            "--method",
+            "sweep",
+            "--quiet",
+            "--dir",
+            big.path(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The first build holds the lock once it has written level 0.
+    let level0 = big.0.join("awari-6-000.mdb");
+    let start = std::time::Instant::now();
+    while !level0.exists() {
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "the first build never began"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let out = run(&[
+        "db",
+        "build",
+        "--game",
+        "awari",
+        "--max-seeds",
+        "12",
+        "--quiet",
+        "--dir",
+        big.path(),
+    ]);
+    // Levels 0 to 12 by sweeps take many seconds on one thread: the first
+    // still runs.
+    assert!(
+        first.try_wait().unwrap().is_none(),
+        "the first build ended early"
+    );
+    let status = first.wait().unwrap();
+    assert!(status.success(), "the first build failed: {status}");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("another build is running"));
+    let lines = ok(&["db", "verify", "--game", "awari", "--dir", big.path()]);
+    assert_eq!(lines.len(), 13, "{lines:?}");
+}
+
+/// `--memory` is a promise: a build given exactly its announced peak
+/// (rounded up to a MiB) runs, and its measured maximum resident set stays
+/// within the ceiling and near the announcement.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_build_stays_within_a_small_memory_ceiling() {
+    let dir = TempDir::new("ceiling");
+    let peak = mancala::db::peak_bytes::<mancala::games::Awari>(6, 13, Default::default());
+    let mib = peak.div_ceil(1 << 20);
+    let out = run(&[
+        "db",
+        "build",
+        "--game",
+        "awari",
+        "--max-seeds",
+        "13",
+        "--memory",
+        &mib.to_string(),
+        "--quiet",
+        "--json",
+        "--dir",
+        dir.path(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["peak_bytes"], peak);
+    let rss = j["max_resident_bytes"].as_u64().unwrap();
+    assert!(rss <= mib << 20, "resident {rss} > ceiling {mib} MiB");
+    assert!(
+        rss * 2 > peak,
+        "resident {rss}, announced {peak}: far too high"
+    );
+    eprintln!("announced {peak} bytes, measured {rss}");
+    // One MiB less than the announcement is refused before it starts.
+    let tight = TempDir::new("ceiling-tight");
+    let err = bad(&[
+        "db",
+        "build",
+        "--game",
+        "awari",
+        "--max-seeds",
+        "13",
+        "--memory",
+        &(mib - 1).to_string(),
+        "--quiet",
+        "--dir",
+        tight.path(),
+    ]);
+    assert!(err.contains("--memory"), "{err}");
 }

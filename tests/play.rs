@@ -58,7 +58,7 @@ fn typing(seed: u64, n: usize, lines: usize) -> String {
     let mut s = format!("zero\n0\n{}\n", n + 1);
     for _ in 0..lines {
         let r = next(1 << 31) as usize;
-        if r % 11 == 0 {
+        if r.is_multiple_of(11) {
             s.push_str("hint\n");
         } else {
             s.push_str(&format!("{}\n", r % (n + 2)));

@@ -98,6 +98,7 @@ fn the_solver_and_a_built_database_agree_on_the_toy() {
     let options = BuildOptions {
         dir: dir.clone(),
         memory_bytes: 64 << 20,
+        method: Default::default(),
     };
     let db = mancala::db::build_all::<Toy>(
         n,

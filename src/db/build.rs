@@ -42,6 +42,9 @@
 //! forward-sweep counterpart of the threshold attractors of Lincke (2002)
 //! and Romein and Bal (2002): it needs no unmove generator, which for
 //! relay and multi-lap sowing would be a second, error-prone rules engine.
+//! Where one is practical (single-lap sowing), [`super::propagate`]
+//! computes those attractors directly, generating each board's moves once;
+//! this build remains for the other games and as its reference.
 //!
 //! # Sweeps, in parallel
 //!
@@ -73,12 +76,17 @@ pub struct Progress {
     pub level: AtomicU64,
     /// Boards of that level.
     pub entries: AtomicU64,
-    /// The sweep under way, from 1.
+    /// The sweep (or, in a propagation build, the scan) under way, from 1.
     pub sweep: AtomicU64,
     /// Boards of the level passed in this sweep.
     pub done: AtomicU64,
     /// Boards whose value was still open at the start of this sweep.
     pub open: AtomicU64,
+    /// Boards whose moves were generated, in all (a board counts once for
+    /// every time its moves are generated).
+    pub generated: AtomicU64,
+    /// Boards whose unmoves were generated, in all (propagation builds).
+    pub unmoved: AtomicU64,
 }
 
 /// A board's bounds `lo` and `hi` in one word, so that a child's two bounds
@@ -95,22 +103,80 @@ fn unpack(w: u16) -> (i8, i8) {
 }
 
 /// Bytes of working memory the build of a level of `entries` boards needs
-/// beyond the lower levels (two bounds per board).
+/// beyond the lower levels: two bounds per board, written to the file
+/// straight from there ([`Solved::fill`]) through one buffer of
+/// [`super::file::WRITE_PIECE`] bytes.
 pub fn working_bytes(entries: u64) -> u64 {
-    2 * entries
+    2 * entries + super::file::WRITE_PIECE as u64
+}
+
+/// A level built: one 16-bit word per board, by rank, from which its exact
+/// gain is decoded. The level file is written from it directly
+/// ([`Solved::fill`]), with no copy of the level in memory.
+pub struct Solved {
+    words: Atomics<AtomicU16>,
+    decode: fn(u16) -> i8,
+}
+
+impl Solved {
+    /// The working memory of a build and the rule that reads a board's gain
+    /// off its word.
+    pub(super) fn new(words: Atomics<AtomicU16>, decode: fn(u16) -> i8) -> Solved {
+        Solved { words, decode }
+    }
+
+    /// Number of boards.
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Whether the level has no board (never: a level has one board at
+    /// least).
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The gains of the boards of ranks `start..start + out.len()`, each as
+    /// its two's-complement byte (the level file's payload).
+    pub fn fill(&self, start: u64, out: &mut [u8]) {
+        let words = &self.words[start as usize..start as usize + out.len()];
+        out.par_chunks_mut(1 << 14)
+            .zip(words.par_chunks(1 << 14))
+            .for_each(|(o, w)| {
+                for (o, w) in o.iter_mut().zip(w) {
+                    *o = (self.decode)(w.load(Ordering::Relaxed)) as u8;
+                }
+            });
+    }
+
+    /// Every gain, by rank (a copy: for tests and small levels).
+    pub fn gains(&self) -> Vec<i8> {
+        let mut out = vec![0u8; self.len()];
+        self.fill(0, &mut out);
+        out.into_iter().map(|b| b as i8).collect()
+    }
+}
+
+/// The exact gain of a board whose sweep bounds are the [`pack`]ed `w`: the
+/// median of `lo`, 0 and `hi` (see the module docs).
+fn median(w: u16) -> i8 {
+    let (l, h) = unpack(w);
+    debug_assert!(l <= h);
+    0.clamp(l, h)
 }
 
 /// The exact future gains of every board of `n` pits a row with `k` seeds,
 /// South to move, by rank; `lower[j]` must be level `j` for every `j < k`.
 /// `stop` makes the build return `None` as soon as it can; `None` is also
-/// the answer when the working memory cannot be had.
+/// the answer when the working memory cannot be had. The gains are read
+/// from the returned working memory ([`Solved`]), not copied out of it.
 pub fn build_level<R: Rules>(
     n: usize,
     k: usize,
     lower: &[Level<'_>],
     progress: &Progress,
     stop: &AtomicBool,
-) -> Option<Vec<i8>> {
+) -> Option<Solved> {
     assert!(k <= super::file::MAX_LEVEL_SEEDS && lower.len() >= k);
     let ix = Indexer::new(2 * n, k).expect("levels are below 2^64 boards");
     let count = ix.count();
@@ -142,7 +208,7 @@ pub fn build_level<R: Rules>(
             let mut board = [0u8; crate::position::MAX_PITS];
             let board = &mut board[..2 * n];
             let mut moves = MoveList::new();
-            let (mut ch, mut op) = (0, 0);
+            let (mut ch, mut op, mut gen) = (0, 0, 0);
             ix.unrank(range.start, board);
             for r in range {
                 if r > c * CHUNK {
@@ -155,6 +221,7 @@ pub fn build_level<R: Rules>(
                     continue;
                 }
                 let pos = Position::from_board(n, board);
+                gen += 1;
                 moves.clear();
                 let (mut nl, mut nh) = match R::generate(&pos, &mut moves) {
                     Some(score) => {
@@ -176,6 +243,7 @@ pub fn build_level<R: Rules>(
             }
             changed.fetch_add(ch, Ordering::Relaxed);
             still_open.fetch_add(op, Ordering::Relaxed);
+            progress.generated.fetch_add(gen, Ordering::Relaxed);
             progress.done.fetch_add(len, Ordering::Relaxed);
         });
         if stop.load(Ordering::Relaxed) {
@@ -187,16 +255,7 @@ pub fn build_level<R: Rules>(
         }
     }
     // The true value is the median of lo, 0 and hi (see the module docs).
-    Some(
-        bounds
-            .par_iter()
-            .map(|b| {
-                let (l, h) = unpack(b.load(Ordering::Relaxed));
-                debug_assert!(l <= h);
-                0.clamp(l, h)
-            })
-            .collect(),
-    )
+    Some(Solved::new(memory, median))
 }
 
 /// The bounds a board's moves give it: the best lower and best upper bound
@@ -270,7 +329,9 @@ mod tests {
                     bytes: &values[j],
                 })
                 .collect();
-            let got = build_level::<Awari>(n, k, &lower, &progress, &stop).unwrap();
+            let got = build_level::<Awari>(n, k, &lower, &progress, &stop)
+                .unwrap()
+                .gains();
             values.push(got.iter().map(|&v| v as u8).collect());
         }
         for k in 0..=top {

@@ -146,6 +146,10 @@ impl LevelId {
     }
 
     fn header(&self, payload: &[u8]) -> Header {
+        self.header_with(payload.len() as u64, checksum(payload))
+    }
+
+    fn header_with(&self, entries: u64, checksum: u64) -> Header {
         Header {
             magic: MAGIC,
             version: VERSION,
@@ -153,8 +157,8 @@ impl LevelId {
             n: self.n as u8,
             k: self.k as u16,
             entry_bytes: 1,
-            entries: payload.len() as u64,
-            checksum: checksum(payload),
+            entries,
+            checksum,
         }
     }
 }
@@ -169,15 +173,54 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> FileError + '_ {
 /// Writes the level `id` with these gains (one per board, by rank) to
 /// `path` atomically: a temporary file in the same directory, synced, then
 /// renamed.
+///
+/// # Panics
+/// If there is not one gain per board of the level.
 pub fn write(path: &Path, id: LevelId, gains: &[i8]) -> Result<(), FileError> {
-    // Each gain is stored as its two's-complement byte.
-    let payload: Vec<u8> = gains.iter().map(|&g| g as u8).collect();
-    write_bytes(path, id, &payload)
+    assert_eq!(gains.len() as u64, id.entries(), "one gain per board");
+    write_with(path, id, &mut |start, out| {
+        // Each gain is stored as its two's-complement byte.
+        for (o, &g) in out.iter_mut().zip(&gains[start as usize..]) {
+            *o = g as u8;
+        }
+    })
 }
 
-fn write_bytes(path: &Path, id: LevelId, payload: &[u8]) -> Result<(), FileError> {
-    let header = id.header(payload).encode();
-    crate::atomic_file::write(path, &[&header, payload]).map_err(io(path))
+/// Bytes of payload [`write_with`] asks for at a time (a multiple of 8, as
+/// the streamed checksum needs).
+pub const WRITE_PIECE: usize = 1 << 20;
+
+/// Writes the level `id` to `path` atomically, asking `fill(start, out)`
+/// for the payload bytes of ranks `start..start + out.len()`, in order, a
+/// piece of at most [`WRITE_PIECE`] bytes at a time: the payload is never
+/// whole in memory (the build writes straight from its working memory),
+/// and its checksum is computed as it goes. The header, which holds that
+/// checksum, is written last, at the start of the file.
+pub fn write_with(
+    path: &Path,
+    id: LevelId,
+    fill: &mut dyn FnMut(u64, &mut [u8]),
+) -> Result<(), FileError> {
+    use std::io::{Seek, SeekFrom, Write};
+    let entries = id.entries();
+    let mut piece = vec![0u8; WRITE_PIECE.min(entries as usize)];
+    crate::atomic_file::write_with(path, |f| {
+        f.write_all(&[0u8; HEADER_BYTES])?;
+        let mut sum = crate::checksum::Checksum::new();
+        let mut start = 0u64;
+        while start < entries {
+            let len = (entries - start).min(WRITE_PIECE as u64) as usize;
+            let out = &mut piece[..len];
+            fill(start, out);
+            sum.update(out);
+            f.write_all(out)?;
+            start += len as u64;
+        }
+        let header = id.header_with(entries, sum.finish()).encode();
+        f.seek(SeekFrom::Start(0))?;
+        f.write_all(&header)
+    })
+    .map_err(io(path))
 }
 
 /// A level file, checked and memory-mapped.
@@ -354,6 +397,28 @@ mod tests {
         assert!(e.contains("bytes"), "{e}");
         std::fs::write(&path, &good[..10]).unwrap();
         assert!(LevelFile::open(&path, id, true).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The file written in pieces is the documented header followed by the
+    /// payload, byte for byte (the format of every file written before).
+    #[test]
+    fn a_file_written_in_pieces_is_header_then_payload() {
+        let dir = temp_dir("pieces");
+        let id = LevelId {
+            game: "awari",
+            n: 6,
+            k: 12,
+        };
+        let entries = id.entries() as usize;
+        assert!(entries > WRITE_PIECE, "more than one piece");
+        let gains: Vec<i8> = (0..entries).map(|r| ((r * 31) % 25) as i8 - 12).collect();
+        let payload: Vec<u8> = gains.iter().map(|&g| g as u8).collect();
+        let path = dir.join(id.file_name());
+        write(&path, id, &gains).unwrap();
+        let got = std::fs::read(&path).unwrap();
+        assert_eq!(got[..HEADER_BYTES], id.header(&payload).encode());
+        assert!(got[HEADER_BYTES..] == payload[..]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -22,7 +22,9 @@
 pub mod build;
 pub mod build_all;
 pub mod file;
+pub mod lock;
 pub mod probe;
+pub mod propagate;
 pub mod stats;
 pub mod verify;
 
@@ -30,7 +32,7 @@ use file::FileError;
 use std::path::PathBuf;
 use thiserror::Error;
 
-pub use build_all::{build_all, peak_bytes, BuildOptions};
+pub use build_all::{build_all, peak_bytes, BuildOptions, Method, PROGRAM_BYTES};
 pub use probe::{canonical_board, canonical_rank, Database, Level, Tablebase};
 pub use stats::histogram;
 
@@ -70,7 +72,7 @@ pub enum DbError {
     #[error("at most {max} seeds per level (one signed byte per board)", max = file::MAX_LEVEL_SEEDS)]
     TooManySeeds,
     /// The build would need more memory than allowed.
-    #[error("level {k} needs about {need} MiB (two bytes per board while it is built, plus the lower levels mapped), more than the allowed {limit} MiB (--memory)")]
+    #[error("level {k} needs about {need} MiB (two bytes per board while it is built, plus the lower levels mapped, plus the program), more than the allowed {limit} MiB (--memory)")]
     Memory {
         /// Seeds of the level.
         k: usize,
@@ -92,6 +94,18 @@ pub enum DbError {
         k: usize,
         /// Last complete level, as text ("none" when none).
         done: String,
+    },
+    /// A propagation build asked of a game without an unmove generator.
+    #[error("{game} has no unmove generator (its sowing can go round more than once): build it with --method auto or sweep")]
+    NoUnmoves {
+        /// The game.
+        game: &'static str,
+    },
+    /// Another build holds the directory's lock ([`lock`]).
+    #[error("{dir}: another build is running in this directory (it holds the lock {lock}); wait for it to finish or build elsewhere", lock = lock::LOCK_FILE)]
+    Busy {
+        /// The directory.
+        dir: PathBuf,
     },
     /// Creating the directory failed.
     #[error("{dir}: {source}")]

@@ -11,7 +11,7 @@
 //! - A player to move with no move (an empty row): the opponent takes all
 //!   seeds left.
 
-use super::{board_to, no_starving, push_sowings, MoveList, Rules, Score};
+use super::{board_to, no_starving, push_sowings, Move, MoveList, Rules, Score};
 use crate::position::Position;
 
 /// The rules of Awari.
@@ -100,12 +100,30 @@ impl Rules for Awari {
     fn count_moves(pos: &Position) -> Option<usize> {
         super::count_unless_starving::<Awari>(pos, 3)
     }
+
+    const HAS_UNMOVES: bool = true;
+
+    #[inline]
+    fn quiet_parents(pos: &Position, parent: impl FnMut(Move, &Position)) {
+        // Any number of seeds (laps skip the origin). A move that leaves
+        // the new mover's row empty is legal only when every move of the
+        // parent does (no starving): then ask the parent's moves.
+        let fed = !pos.row_is_empty(pos.to_move);
+        let legal = |p: &Position, pit: usize| {
+            fed || {
+                let mut moves = MoveList::new();
+                Awari::generate(p, &mut moves);
+                moves.iter().any(|(m, _)| *m == Move::Pit(pit as u8 + 1))
+            }
+        };
+        super::unmoves::single_lap_parents::<Awari>(pos, |_| usize::MAX, legal, parent);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{play, Move};
+    use crate::games::play;
 
     fn after(pos: &str, mv: u8) -> String {
         play::<Awari>(&pos.parse().unwrap(), Move::Pit(mv))

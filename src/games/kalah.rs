@@ -10,7 +10,7 @@
 //! - The game ends as soon as either row is empty; each player then adds the
 //!   seeds of his own row to his store.
 
-use super::{captured, push_sowings, MoveList, Rules, Score};
+use super::{captured, push_sowings, Move, MoveList, Rules, Score};
 use crate::position::Position;
 use crate::side::Side;
 
@@ -119,12 +119,27 @@ impl Rules for Kalah {
         }
         Some(super::nonempty_pits(pos))
     }
+
+    const HAS_UNMOVES: bool = true;
+
+    #[inline]
+    fn quiet_parents(pos: &Position, parent: impl FnMut(Move, &Position)) {
+        // A quiet move stays in the mover's row short of the store (from
+        // pit `i`, 0-based, at most `n - 1 - i` seeds); the parent has a
+        // move only when the other row is not empty (else the game is
+        // over), and then every non-empty pit is legal.
+        let n = pos.n();
+        if pos.row_is_empty(pos.to_move) {
+            return;
+        }
+        super::unmoves::single_lap_parents::<Kalah>(pos, |i| n - 1 - i, |_, _| true, parent);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{play, Move};
+    use crate::games::play;
 
     fn after(pos: &str, mv: u8) -> String {
         play::<Kalah>(&pos.parse().unwrap(), Move::Pit(mv))

@@ -17,6 +17,7 @@
 pub mod gain;
 mod registry;
 pub(crate) mod relay;
+pub(crate) mod unmoves;
 
 // The built-in games' modules and types, and the `Game` enum.
 crate::__games_registry!(define());
@@ -222,6 +223,29 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
     #[inline]
     fn outcome(pos: &Position) -> Option<Score> {
         Self::generate(pos, &mut MoveList::new())
+    }
+
+    /// Whether [`Rules::quiet_parents`] is implemented (the games with
+    /// single-lap sowing); a database build can then propagate values back
+    /// through it instead of sweeping (`crate::db`), which it does by
+    /// default when the game is also [`Rules::CYCLIC`].
+    const HAS_UNMOVES: bool = false;
+
+    /// The unmove generator: calls `parent(mv, p)` once for every position
+    /// `p` and legal move `mv` of `p` that is **quiet** and leads to `pos`.
+    /// A quiet move takes no seed off the board (nothing captured or
+    /// stored) and passes the turn; every parent has the captures of `pos`.
+    /// A parent with two quiet moves to `pos` is called twice.
+    ///
+    /// Only where [`Rules::HAS_UNMOVES`] (the default calls nothing). The
+    /// contract, checked on every board of many levels by
+    /// `tests/unmoves.rs`: `p` is reported with `mv` exactly when
+    /// [`Rules::generate`] of `p` lists `mv` leading to `pos`, with the
+    /// board seeds unchanged; and every move that leaves the board seeds
+    /// unchanged passes the turn.
+    #[inline]
+    fn quiet_parents(pos: &Position, parent: impl FnMut(Move, &Position)) {
+        let _ = (pos, parent);
     }
 
     /// The number of legal moves of `pos`, or `None` when it is terminal:

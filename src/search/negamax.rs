@@ -499,7 +499,7 @@ impl<R: Rules> Searcher<'_, R> {
         for (nodes, r) in results {
             self.nodes += nodes;
             match r {
-                Some((v, m)) if best.map_or(true, |(b, _)| v > b) => best = Some((v, m)),
+                Some((v, m)) if best.is_none_or(|(b, _)| v > b) => best = Some((v, m)),
                 Some(_) => {}
                 None => all = false,
             }
@@ -507,7 +507,7 @@ impl<R: Rules> Searcher<'_, R> {
         // A move stopped by a sibling's cutoff is harmless: that sibling's
         // value already reaches `beta`. Otherwise an unfinished move means
         // this search itself was stopped from above.
-        if (!all && best.map_or(true, |(b, _)| b < beta))
+        if (!all && best.is_none_or(|(b, _)| b < beta))
             || self.shared.stop.load(Ordering::Relaxed)
             || self.flags.iter().any(|f| f.load(Ordering::Relaxed))
         {

@@ -64,19 +64,35 @@ struct BuildArgs {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(0..=127))]
     max_seeds: u16,
     /// Memory the build may use, in MiB (the level being built takes two
-    /// bytes per board, the levels below it one).
+    /// bytes per board, the levels below it one, the program about 6 MiB).
     #[arg(long, value_name = "MB", default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     memory: u64,
     /// Threads (default: every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
+    /// How levels are computed: `propagate` propagates values back through
+    /// the game's unmoves (Awari and Kalah have them); `sweep` sweeps the
+    /// level until nothing changes (every game; the reference method);
+    /// `auto` propagates where the game has unmoves and cycles (Awari) and
+    /// sweeps otherwise. All write the same files.
+    #[arg(long, value_name = "METHOD", default_value = "auto")]
+    method: MethodArg,
     /// No progress display on stderr.
     #[arg(long)]
     quiet: bool,
     /// Print one JSON object at the end: {"game", "n", "max_seeds", "dir",
-    /// "seconds"}.
+    /// "seconds", "peak_bytes" (announced), "max_resident_bytes" (measured,
+    /// null where the system does not say)}.
     #[arg(long)]
     json: bool,
+}
+
+/// `--method` of `db build`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum MethodArg {
+    Auto,
+    Sweep,
+    Propagate,
 }
 
 #[derive(Debug, clap::Args)]
@@ -229,10 +245,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let v = a.which.variant()?;
     let k = usize::from(a.max_seeds);
-    let peak = db::peak_bytes(v.n(), k);
+    let method = match a.method {
+        MethodArg::Auto => db::Method::Auto,
+        MethodArg::Sweep => db::Method::Sweep,
+        MethodArg::Propagate => db::Method::Propagate,
+    };
+    let peak = dispatch!(v.game(), R => db::peak_bytes::<R>(v.n(), k, method));
     let options = BuildOptions {
         dir: a.which.dir.clone(),
         memory_bytes: a.memory << 20,
+        method,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.threads.map_or(0, usize::from))
@@ -282,7 +304,7 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
                     bar.set_length(entries.max(1));
                     bar.set_position(progress.done.load(Relaxed));
                     bar.set_message(format!(
-                        "level {}: sweep {}, {} boards open",
+                        "level {}: pass {}, {} boards open",
                         progress.level.load(Relaxed),
                         progress.sweep.load(Relaxed),
                         progress.open.load(Relaxed)
@@ -304,6 +326,8 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
             "max_seeds": result.max_seeds(),
             "dir": a.which.dir.display().to_string(),
             "seconds": started.elapsed().as_secs_f64(),
+            "peak_bytes": peak,
+            "max_resident_bytes": mancala::mem::peak_resident_bytes(),
         });
         out.write_all(super::json::line(&doc).as_bytes())?;
         return Ok(());

@@ -135,7 +135,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         } else {
             total < args.limit
         };
-        let chosen = wanted.map_or(true, |k| p.kind == k) && room;
+        let chosen = wanted.is_none_or(|k| p.kind == k) && room;
         if chosen {
             taken[i] += 1;
             total += 1;

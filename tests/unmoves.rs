@@ -1,0 +1,105 @@
+//! The unmove generators ([`Rules::quiet_parents`]) against the forward
+//! generator: on every board of many levels, both sides to move, `p` is a
+//! quiet parent of `c` by move `m` exactly when `Rules::generate` of `p`
+//! lists `m` leading to `c` with the board seeds unchanged (the same
+//! multiset of edges), and every such move passes the turn.
+
+use mancala::games::{MoveList, Rules};
+use mancala::index::Indexer;
+use mancala::position::Setup;
+use mancala::side::Side;
+use mancala::{dispatch, Game, Position};
+
+fn position(board: &[u8], to_move: Side) -> Position {
+    let n = board.len() / 2;
+    let row = |r: &[u8]| r.iter().map(|&c| u32::from(c)).collect();
+    Position::from_setup(&Setup {
+        to_move,
+        south: row(&board[..n]),
+        north: row(&board[n..]),
+        captured: Default::default(),
+    })
+    .unwrap()
+}
+
+/// Checks every board of `n` pits a row with `k` seeds; returns the number
+/// of quiet edges found.
+fn check<R: Rules>(n: usize, k: usize) -> usize {
+    let ix = Indexer::new(2 * n, k).unwrap();
+    let mut forward = Vec::new();
+    let mut backward = Vec::new();
+    let mut board = vec![0u8; 2 * n];
+    let mut moves = MoveList::new();
+    for r in 0..ix.count() {
+        ix.unrank(r, &mut board);
+        for side in [Side::South, Side::North] {
+            let pos = position(&board, side);
+            if R::generate(&pos, &mut moves).is_none() {
+                for (m, child) in &moves {
+                    if child.board_seeds() == k {
+                        assert_ne!(
+                            child.to_move(),
+                            side,
+                            "{pos} {m}: a quiet move keeps the turn"
+                        );
+                        forward.push((pos, *m, *child));
+                    }
+                }
+            }
+            R::quiet_parents(&pos, |m, p| {
+                assert_eq!(p.board_seeds(), k);
+                backward.push((*p, m, pos));
+            });
+        }
+    }
+    let key = |(p, m, c): &(Position, _, Position)| {
+        (
+            p.board().to_vec(),
+            p.to_move() == Side::North,
+            *m,
+            c.board().to_vec(),
+        )
+    };
+    forward.sort_by_key(key);
+    backward.sort_by_key(key);
+    if forward != backward {
+        let f: std::collections::BTreeSet<_> = forward
+            .iter()
+            .map(|e| format!("{} {} -> {}", e.0, e.1, e.2))
+            .collect();
+        let b: std::collections::BTreeSet<_> = backward
+            .iter()
+            .map(|e| format!("{} {} -> {}", e.0, e.1, e.2))
+            .collect();
+        let missing: Vec<_> = f.difference(&b).take(5).collect();
+        let invented: Vec<_> = b.difference(&f).take(5).collect();
+        panic!(
+            "{} n={n} k={k}: {} forward, {} backward edges; not unmoved {missing:?}; invented {invented:?}",
+            R::NAME,
+            forward.len(),
+            backward.len()
+        );
+    }
+    forward.len()
+}
+
+#[test]
+fn unmoves_are_the_forward_moves_reversed() {
+    let mut games = 0;
+    for game in Game::ALL {
+        if !dispatch!(game, R => R::HAS_UNMOVES) {
+            continue;
+        }
+        games += 1;
+        let mut edges = 0;
+        // Every row length to 4 with many seeds (whole laps included), and
+        // the full board of 6 pits to 8 seeds.
+        for (n, top) in [(1, 12), (2, 14), (3, 12), (4, 9), (6, 8)] {
+            for k in 0..=top {
+                edges += dispatch!(game, R => check::<R>(n, k));
+            }
+        }
+        assert!(edges > 100_000, "{game}: only {edges} quiet edges checked");
+    }
+    assert!(games >= 2, "Awari and Kalah have unmove generators");
+}
