@@ -9,6 +9,12 @@
 //! exact solver (and the databases, with `--db`), saying what it expects
 //! the result to be. The game reads lines from stdin, so it can be driven
 //! by a pipe: `printf '3\n1\n' | mancala play --game kalah:4x3`.
+//!
+//! With `--puzzle` the first move the person makes is judged against the
+//! exact value of every move ([`mancala::puzzles::measures::judge`]):
+//! "right" when it keeps the position's value, else "that loses N", and
+//! the perfect player's reply, which keeps the punishment, is named as the
+//! refutation.
 
 use super::{CliError, GameArgs, SearchArgs};
 use mancala::search::Solver;
@@ -25,6 +31,11 @@ pub struct Args {
     /// The side you play: south (moves first from the start) or north.
     #[arg(long = "as", value_name = "SIDE", default_value = "south")]
     side: SideArg,
+    /// Treat the position as a puzzle: your first move is judged ("right",
+    /// or "that loses N" with the value it leaves), and the perfect
+    /// player's reply that follows is its refutation.
+    #[arg(long)]
+    puzzle: bool,
 }
 
 /// A side, as `--as` names it.
@@ -161,6 +172,9 @@ pub fn run(
             Ok(Command::Play(mv)) => {
                 match dispatch!(game.variant.game(), R => play::<R>(&game.pos, mv)) {
                     Ok(next) => {
+                        if args.puzzle && !game.history.iter().any(|p| p.to_move() == human) {
+                            game.judge(mv, out)?;
+                        }
                         game.history.push(game.pos);
                         game.pos = next;
                         writeln!(out, "you play {mv}")?;
@@ -211,6 +225,40 @@ impl Game {
         for (m, v) in values {
             let mark = if v == best { "  <- best" } else { "" };
             writeln!(out, "  {m}: {}{mark}", verdict("you", v))?;
+        }
+        Ok(())
+    }
+
+    /// Says whether the person's first move `mv` keeps the value, and what
+    /// follows.
+    fn judge(&mut self, mv: Move, out: &mut dyn Write) -> Result<(), CliError> {
+        use mancala::puzzles::measures::{judge, Judgement};
+        let pos = self.pos;
+        let values = dispatch!(self.variant.game(), R => self.solver.analyse::<R>(&pos))?;
+        match judge(&values, mv) {
+            Some(Judgement::Right { value }) => {
+                let only = values.iter().filter(|&&(_, v)| v == value).count() == 1;
+                let which = if only { "the only move" } else { "a move" };
+                writeln!(
+                    out,
+                    "right: {mv} is {which} that keeps the value (with best play {})",
+                    verdict("you", value)
+                )?;
+            }
+            Some(Judgement::Loses { loss, value }) => {
+                let best: Vec<String> = values
+                    .iter()
+                    .filter(|&&(_, v)| v == value + loss)
+                    .map(|(m, _)| m.to_string())
+                    .collect();
+                writeln!(
+                    out,
+                    "that loses {loss}: after {mv}, with best play {}; the move was {}. The reply refutes it:",
+                    verdict("you", value),
+                    best.join(" or ")
+                )?;
+            }
+            None => {}
         }
         Ok(())
     }

@@ -3,6 +3,7 @@
 
 use super::CliError;
 use mancala::db::Database;
+use mancala::puzzles::collection::CollectOptions;
 use mancala::puzzles::{Kind, MineOptions, MineProgress};
 use mancala::{dispatch, Variant};
 use std::io::{IsTerminal, Write};
@@ -15,9 +16,10 @@ pub struct Args {
     /// The game: NAME or NAME:NxS (only the row length N matters).
     #[arg(long, value_name = "GAME")]
     game: String,
-    /// Seeds on the board: the database level to mine.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(0..=127))]
-    seeds: u16,
+    /// Seeds on the board: the database level to mine. With --collection,
+    /// several levels: A..B or A,B,C.
+    #[arg(long, value_name = "K", value_parser = levels)]
+    seeds: Levels,
     /// The database directory (`mancala db build`).
     #[arg(long, value_name = "DIR", default_value = super::db::DEFAULT_DIR)]
     dir: PathBuf,
@@ -49,6 +51,44 @@ pub struct Args {
     /// No progress display on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Write a collection instead of the listing: a Markdown booklet
+    /// (README.md, solutions.md) with one SVG diagram per puzzle, graded
+    /// from easy to expert, natural positions only, one puzzle per family
+    /// of near-duplicates. DIR is replaced as a whole.
+    #[arg(long, value_name = "DIR")]
+    collection: Option<PathBuf>,
+    /// With --collection: the puzzles of each grade taken from each level.
+    #[arg(long, value_name = "N", default_value_t = 6, requires = "collection", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=10_000))]
+    per_grade: usize,
+    /// With --collection: the most candidates of a level measured (a fixed
+    /// pseudo-random sample beyond).
+    #[arg(long, value_name = "N", default_value_t = 200_000, requires = "collection", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000_000))]
+    sample: usize,
+}
+
+/// Database levels, as `--seeds` gives them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Levels(Vec<usize>);
+
+/// Parses `K`, `A..B` or `A,B,C` (each at most 127, a range not empty).
+fn levels(text: &str) -> Result<Levels, String> {
+    let bad = || format!("{text:?} is not a level: K, A..B or A,B,C with K at most 127");
+    let one = |t: &str| -> Result<usize, String> {
+        match t.trim().parse::<usize>() {
+            Ok(k) if k <= 127 => Ok(k),
+            _ => Err(bad()),
+        }
+    };
+    let v: Vec<usize> = if let Some((a, b)) = text.split_once("..") {
+        let (a, b) = (one(a)?, one(b)?);
+        if a > b {
+            return Err(bad());
+        }
+        (a..=b).collect()
+    } else {
+        text.split(',').map(one).collect::<Result<_, _>>()?
+    };
+    Ok(Levels(v))
 }
 
 /// The kinds of puzzle, as `--kind` names them.
@@ -77,8 +117,20 @@ impl KindArg {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let v: Variant = args.game.parse()?;
     let db = Database::open(&args.dir, v.game().name(), v.n(), true)?;
-    let k = usize::from(args.seeds);
-    db.require(k)?;
+    for &k in &args.seeds.0 {
+        db.require(k)?;
+    }
+    if let Some(dir) = &args.collection {
+        return collection(args, &v, &db, dir);
+    }
+    let k = match args.seeds.0[..] {
+        [k] => k,
+        _ => {
+            return Err(CliError::Puzzles(
+                "a listing takes one level (--seeds K); several are for --collection".into(),
+            ))
+        }
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.map_or(0, usize::from))
         .build()
@@ -178,5 +230,67 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
     }
     out.write_all(text.as_bytes())?;
+    Ok(())
+}
+
+/// `--collection DIR`: chooses the puzzles, writes the booklet, and says on
+/// stderr what each level held and how long it took.
+fn collection(
+    args: &Args,
+    v: &Variant,
+    db: &Database,
+    dir: &std::path::Path,
+) -> Result<(), CliError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.map_or(0, usize::from))
+        .build()
+        .map_err(|e| CliError::Puzzles(format!("cannot start threads: {e}")))?;
+    let options = CollectOptions {
+        sample: args.sample,
+        per_grade: args.per_grade,
+        ..CollectOptions::default()
+    };
+    let progress = MineProgress::default();
+    let mut reports = Vec::new();
+    let mut by_level = Vec::new();
+    for &k in &args.seeds.0 {
+        let start = std::time::Instant::now();
+        let found = pool.install(|| {
+            dispatch!(v.game(), R => mancala::puzzles::collection::collect_level::<R>(db, k, options, &progress))
+        })?;
+        let (chosen, report) = found.expect("nothing stops the mining");
+        if !args.quiet {
+            let q = |a: &[u64; 4]| a.map(|x| x.to_string()).join("/");
+            eprintln!(
+                "level {k}: {} candidates, {} measured, natural {}, families {}, chosen {} (easy/medium/hard/expert), {:.1} s",
+                report.candidates,
+                report.measured,
+                q(&report.natural),
+                q(&report.families),
+                q(&report.chosen),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        by_level.push(chosen);
+        reports.push(report);
+    }
+    let entries = mancala::puzzles::collection::merge(&by_level);
+    if entries.is_empty() {
+        return Err(CliError::Puzzles(format!(
+            "no natural puzzle at {} seeds: nothing written",
+            args.seeds
+                .0
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let files = mancala::puzzles::booklet::booklet(v, &entries, &reports);
+    mancala::atomic_file::write_dir(dir, &files)
+        .map_err(|e| CliError::File(dir.to_path_buf(), e))?;
+    if !args.quiet {
+        eprintln!("wrote {} puzzles to {}", entries.len(), dir.display());
+    }
     Ok(())
 }

@@ -44,6 +44,21 @@
 //! kind by plies to the first capture (longer first), then by value (wins
 //! before draws), then by the number of moves that lose value (more ways to
 //! go wrong).
+//!
+//! # Collections
+//!
+//! The submodules turn mined positions into puzzles a person would sit
+//! down with: [`measures`] (what a player would judge: wrong and tempting
+//! moves, decisions on the line, seeds, refutations), [`grade`] (a
+//! difficulty grade and the filter for natural positions), [`family`]
+//! (near-duplicates counted once), [`collection`] (choosing a spread of
+//! grades from levels) and [`booklet`] (the Markdown pages and diagrams).
+
+pub mod booklet;
+pub mod collection;
+pub mod family;
+pub mod grade;
+pub mod measures;
 
 use crate::db::{canonical_rank, Database, DbError, Level};
 use crate::games::{move_gain, Move, MoveList, Rules};
