@@ -198,7 +198,7 @@ pub fn measure<R: Rules>(db: &Database, pos: &Position, limit: usize) -> Option<
     } else {
         solution_line::<R>(db, pos, limit)
     };
-    debug_assert!(line.as_ref().map_or(true, |l| l[0].mv == solution));
+    debug_assert!(line.as_ref().is_none_or(|l| l[0].mv == solution));
     Some(Measures {
         position: *pos,
         value: g,

@@ -57,7 +57,7 @@
 //! faster (fewer cache and TLB misses) than spreading them over all of it.
 //! A key's bucket is its hash masked by the size in use, so a doubling
 //! changes the bucket of half of the entries: the thread that doubles moves
-//! them ([`Table::migrate`]), and until it is done a miss in a key's bucket
+//! them (`Table::migrate`), and until it is done a miss in a key's bucket
 //! also looks in its bucket under the size before. Every probe compares
 //! the whole key, so a thread that reads a size a moment late stores or
 //! finds an entry in another bucket, at worst loses it, never reads a
@@ -233,7 +233,7 @@ impl Table {
     /// this table: doubles it once it holds no more entries than `nodes`,
     /// up to the whole table. Cheap enough to call every few thousand nodes
     /// from every thread: only the thread whose compare-and-swap doubles
-    /// the size migrates the entries ([`Table::migrate`]), while the others
+    /// the size migrates the entries (`Table::migrate`), while the others
     /// go on searching.
     pub fn grow_for(&self, nodes: u64) {
         let live = self.live_mask.load(Ordering::Relaxed);
