@@ -21,6 +21,8 @@
 //! assert_eq!(pits, [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
 //! ```
 
+use crate::position::MAX_PITS;
+use std::ops::Range;
 use thiserror::Error;
 
 /// Why an index cannot be built.
@@ -185,6 +187,34 @@ impl Indexer {
         }
         false
     }
+
+    /// Calls `visit(r, counts)` for every rank `r` of `range`, in order,
+    /// with `counts` the distribution of rank `r`: one [`Indexer::unrank`],
+    /// then [`Indexer::next`] steps (amortised constant time a board). The
+    /// board walk of every pass over a level; `range` must lie within
+    /// `0..count()`.
+    #[inline]
+    pub fn walk(&self, range: Range<u64>, mut visit: impl FnMut(u64, &[u8])) {
+        debug_assert!(range.end <= self.count || range.is_empty());
+        let mut stack = [0u8; MAX_PITS];
+        let mut heap = Vec::new();
+        let counts: &mut [u8] = if self.pits <= MAX_PITS {
+            &mut stack[..self.pits]
+        } else {
+            heap.resize(self.pits, 0);
+            &mut heap
+        };
+        let mut ranks = range;
+        let Some(first) = ranks.next() else {
+            return;
+        };
+        self.unrank(first, counts);
+        visit(first, counts);
+        for r in ranks {
+            self.next(counts);
+            visit(r, counts);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -221,6 +251,40 @@ mod tests {
                 assert_eq!(counts, last);
             }
         }
+    }
+
+    #[test]
+    fn walk_visits_every_rank_of_a_range_in_order() {
+        for pits in 1..=5 {
+            for seeds in 0..=5 {
+                let ix = Indexer::new(pits, seeds).unwrap();
+                let count = ix.count();
+                for (a, b) in [
+                    (0, count),
+                    (count / 3, count),
+                    (count / 2, count / 2),
+                    (1.min(count), count),
+                ] {
+                    let mut next = a;
+                    let mut want = vec![0u8; pits];
+                    ix.walk(a..b, |r, counts| {
+                        assert_eq!(r, next);
+                        ix.unrank(r, &mut want);
+                        assert_eq!(counts, &want[..]);
+                        next += 1;
+                    });
+                    assert_eq!(next, b.max(a));
+                }
+            }
+        }
+        // Beyond a position's pits, the walk still works.
+        let ix = Indexer::new(MAX_PITS + 3, 2).unwrap();
+        let mut seen = 0;
+        ix.walk(0..ix.count(), |r, counts| {
+            assert_eq!(ix.rank(counts), r);
+            seen += 1;
+        });
+        assert_eq!(seen, ix.count());
     }
 
     #[test]

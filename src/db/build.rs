@@ -205,20 +205,12 @@ pub fn build_level<R: Rules>(
             }
             let range = c * CHUNK..((c + 1) * CHUNK).min(count);
             let len = range.end - range.start;
-            let mut board = [0u8; crate::position::MAX_PITS];
-            let board = &mut board[..2 * n];
             let mut moves = MoveList::new();
             let (mut ch, mut op, mut gen) = (0, 0, 0);
-            ix.unrank(range.start, board);
-            for r in range {
-                if r > c * CHUNK {
-                    // The boards are visited in rank order: step, don't
-                    // unrank.
-                    ix.next(board);
-                }
+            ix.walk(range, |r, board| {
                 let (l, h) = unpack(bounds[r as usize].load(Ordering::Relaxed));
                 if l == h {
-                    continue;
+                    return;
                 }
                 let pos = Position::from_board(n, board);
                 gen += 1;
@@ -240,7 +232,7 @@ pub fn build_level<R: Rules>(
                 if nl != nh {
                     op += 1;
                 }
-            }
+            });
             changed.fetch_add(ch, Ordering::Relaxed);
             still_open.fetch_add(op, Ordering::Relaxed);
             progress.generated.fetch_add(gen, Ordering::Relaxed);

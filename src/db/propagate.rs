@@ -206,14 +206,8 @@ fn build_with<R: Rules>(
         }
         let range = c * CHUNK..((c + 1) * CHUNK).min(count_all);
         let len = range.end - range.start;
-        let mut board = [0u8; MAX_PITS];
-        let board = &mut board[..2 * n];
         let mut moves = MoveList::new();
-        ix.unrank(range.start, board);
-        for r in range {
-            if r > c * CHUNK {
-                ix.next(board);
-            }
+        ix.walk(range, |r, board| {
             let pos = Position::from_board(n, board);
             let w = match R::generate(&pos, &mut moves) {
                 Some(score) => open_word(final_gain(&pos, score) as i8, 0),
@@ -233,7 +227,7 @@ fn build_with<R: Rules>(
                 }
             };
             words[r as usize].store(w, Ordering::Relaxed);
-        }
+        });
         progress.done.fetch_add(len, Ordering::Relaxed);
         progress.generated.fetch_add(len, Ordering::Relaxed);
     });

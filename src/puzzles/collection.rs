@@ -29,7 +29,7 @@ use super::measures::{measure, Measures};
 use super::{MineProgress, CHUNK};
 use crate::db::{Database, DbError};
 use crate::games::{MoveList, Rules};
-use crate::position::{Position, MAX_PITS};
+use crate::position::Position;
 use crate::side::Side;
 use rayon::prelude::*;
 use std::sync::atomic::Ordering;
@@ -125,17 +125,11 @@ pub fn candidates<R: Rules>(
                     return (found, kept);
                 }
                 let range = c * CHUNK..((c + 1) * CHUNK).min(count);
-                let mut board = [0u8; MAX_PITS];
-                let board = &mut board[..2 * n];
                 let mut moves = MoveList::new();
-                ix.unrank(range.start, board);
-                for r in range {
-                    if r > c * CHUNK {
-                        ix.next(board);
-                    }
+                ix.walk(range, |r, board| {
                     let g = i32::from(level.bytes[r as usize] as i8);
                     if g <= 0 {
-                        continue;
+                        return;
                     }
                     let occupied = |side: Side| {
                         board[side.base(n)..side.base(n) + n]
@@ -145,22 +139,22 @@ pub fn candidates<R: Rules>(
                     };
                     if occupied(Side::South) < MIN_OCCUPIED || occupied(Side::North) < MIN_OCCUPIED
                     {
-                        continue;
+                        return;
                     }
                     let pos = Position::from_board(n, board);
                     if R::generate(&pos, &mut moves).is_some() || moves.len() < 2 {
-                        continue;
+                        return;
                     }
                     let values = super::move_values(db, &pos, &moves);
                     if values.iter().filter(|&&v| v == g).count() != 1 {
-                        continue;
+                        return;
                     }
                     found += 1;
                     kept.push((hash(r, k), pos));
                     if kept.len() >= sample.saturating_mul(2).max(1024) {
                         trim(&mut kept, sample);
                     }
-                }
+                });
                 (found, kept)
             },
         )

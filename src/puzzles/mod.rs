@@ -63,7 +63,7 @@ pub mod measures;
 use crate::db::{canonical_rank, Database, DbError, Level};
 use crate::games::{move_gain, Move, MoveList, Rules};
 use crate::index::Indexer;
-use crate::position::{Position, MAX_PITS};
+use crate::position::Position;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
@@ -229,18 +229,12 @@ pub fn capture_distances<R: Rules>(
                     return 0u64;
                 }
                 let range = c * CHUNK..((c + 1) * CHUNK).min(count);
-                let mut board = [0u8; MAX_PITS];
-                let board = &mut board[..2 * n];
                 let mut moves = MoveList::new();
                 let mut set = 0;
-                ix.unrank(range.start, board);
-                for r in range {
-                    if r > c * CHUNK {
-                        ix.next(board);
-                    }
+                ix.walk(range, |r, board| {
                     let g = i32::from(level.bytes[r as usize] as i8);
                     if g == 0 || dist[r as usize].load(Ordering::Relaxed) != NO_DISTANCE {
-                        continue;
+                        return;
                     }
                     let pos = Position::from_board(n, board);
                     moves.clear();
@@ -255,7 +249,7 @@ pub fn capture_distances<R: Rules>(
                         dist[r as usize].store(t, Ordering::Relaxed);
                         set += 1;
                     }
-                }
+                });
                 set
             })
             .sum::<u64>();
@@ -396,24 +390,18 @@ pub fn mine<R: Rules>(
                 return best;
             }
             let range = c * CHUNK..((c + 1) * CHUNK).min(count);
-            let mut board = [0u8; MAX_PITS];
-            let board = &mut board[..2 * n];
             let mut moves = MoveList::new();
-            ix.unrank(range.start, board);
-            for r in range {
-                if r > c * CHUNK {
-                    ix.next(board);
-                }
+            ix.walk(range, |r, board| {
                 let g = i32::from(level.bytes[r as usize] as i8);
                 let pos = Position::from_board(n, board);
                 moves.clear();
                 if R::generate(&pos, &mut moves).is_some() || moves.len() < 2 {
-                    continue;
+                    return;
                 }
                 let values = move_values(db, &pos, &moves);
                 let mut keeping = (0..values.len()).filter(|&i| values[i] == g);
                 let (Some(only), None) = (keeping.next(), keeping.next()) else {
-                    continue;
+                    return;
                 };
                 let plies = dist
                     .map(|d| d[r as usize])
@@ -439,7 +427,7 @@ pub fn mine<R: Rules>(
                     },
                     keep,
                 );
-            }
+            });
             best
         })
         .reduce(Best::default, |a, b| a.merge(b, keep));
