@@ -401,20 +401,6 @@ fn bad_arguments_are_refused() {
         "--dir",
         d,
     ]);
-    // Propagation for a game without unmoves.
-    let err = bad(&[
-        "db",
-        "build",
-        "--game",
-        "dakon:3x2",
-        "--max-seeds",
-        "2",
-        "--method",
-        "propagate",
-        "--dir",
-        d,
-    ]);
-    assert!(err.contains("no unmove generator"), "{err}");
     // A file where the directory should be.
     let file = Path::new(d).join("plain-file");
     std::fs::write(&file, b"x").unwrap();

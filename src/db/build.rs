@@ -87,18 +87,28 @@ pub struct Progress {
     pub generated: AtomicU64,
     /// Boards whose unmoves were generated, in all (propagation builds).
     pub unmoved: AtomicU64,
+    /// Sweeps run before the edges were recorded (propagation over
+    /// recorded edges, [`super::edges`]).
+    pub sweeps_before: AtomicU64,
+    /// Boards still open when the edges were recorded ([`super::edges`]).
+    pub first_open: AtomicU64,
+    /// Edges recorded by the second forward pass ([`super::edges`]).
+    pub edges: AtomicU64,
+    /// Whether the level was built by sweeps alone, its edges never fitting
+    /// their budget ([`super::edges`]).
+    pub fallback: AtomicBool,
 }
 
 /// A board's bounds `lo` and `hi` in one word, so that a child's two bounds
 /// cost one memory access (and are read together, never torn).
 #[inline]
-fn pack(lo: i8, hi: i8) -> u16 {
+pub(super) fn pack(lo: i8, hi: i8) -> u16 {
     u16::from(lo as u8) | u16::from(hi as u8) << 8
 }
 
 /// The bounds `(lo, hi)` of a [`pack`]ed word.
 #[inline]
-fn unpack(w: u16) -> (i8, i8) {
+pub(super) fn unpack(w: u16) -> (i8, i8) {
     (w as u8 as i8, (w >> 8) as u8 as i8)
 }
 
@@ -159,7 +169,7 @@ impl Solved {
 
 /// The exact gain of a board whose sweep bounds are the [`pack`]ed `w`: the
 /// median of `lo`, 0 and `hi` (see the module docs).
-fn median(w: u16) -> i8 {
+pub(super) fn median(w: u16) -> i8 {
     let (l, h) = unpack(w);
     debug_assert!(l <= h);
     0.clamp(l, h)

@@ -4,7 +4,7 @@
 
 use super::file::{self, LevelFile, LevelId};
 use super::lock::DirLock;
-use super::{build, propagate};
+use super::{build, edges, propagate};
 use super::{Database, DbError, Level};
 use crate::games::Rules;
 use std::path::{Path, PathBuf};
@@ -25,38 +25,72 @@ pub struct BuildOptions {
 /// How a level is computed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Method {
-    /// By propagation ([`propagate`]) for the games with an unmove
-    /// generator ([`Rules::HAS_UNMOVES`]) whose levels have cycles
-    /// ([`Rules::CYCLIC`]), by sweeps otherwise. Measured: Awari level 17
-    /// took 55 sweeps (9.85 move generations a board) against one
-    /// generation of moves and 0.93 of unmoves a board by propagation,
+    /// The faster method for the game, as measured: propagation by unmoves
+    /// ([`propagate`]) for the games that have an unmove generator
+    /// ([`Rules::HAS_UNMOVES`]) and cycles ([`Rules::CYCLIC`]); propagation
+    /// over recorded edges ([`edges`]) for the other games with cycles
+    /// (relay sowing), when the level fits in the memory allowed (by sweeps
+    /// otherwise); sweeps for the games without cycles. Measured: Awari
+    /// level 17 took 55 sweeps (9.85 move generations a board) against
+    /// one generation of moves and 0.93 of unmoves a board by propagation,
     /// 5x faster; Kalah, without cycles, takes 9 sweeps (1.38 generations
-    /// a board), a little faster than propagating (1 + 1.00).
+    /// a board), a little faster than propagating (1 + 1.00); Anywoli and
+    /// the other relay games: see [`edges`] and `data/anywoli-db.md`.
     #[default]
     Auto,
     /// By sweeps ([`build`]) for every game: the reference method.
     Sweep,
-    /// By propagation, which needs an unmove generator
-    /// ([`DbError::NoUnmoves`] otherwise).
+    /// By propagation: through the unmoves where the game has them, over
+    /// recorded edges otherwise.
     Propagate,
 }
 
-impl Method {
-    /// Whether levels of `R` are built by propagation.
-    pub fn propagates<R: Rules>(self) -> bool {
+/// The way one level is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Way {
+    /// [`build`].
+    Sweep,
+    /// [`propagate`].
+    Unmoves,
+    /// [`edges`].
+    Edges,
+}
+
+impl Way {
+    /// The working memory of a level of `entries` boards.
+    fn working_bytes(self, entries: u64) -> u64 {
         match self {
-            Method::Auto => R::HAS_UNMOVES && R::CYCLIC,
-            Method::Sweep => false,
-            Method::Propagate => R::HAS_UNMOVES,
+            Way::Sweep => build::working_bytes(entries),
+            Way::Unmoves => propagate::working_bytes(entries),
+            Way::Edges => edges::working_bytes(entries),
         }
     }
+}
 
-    /// The working memory of a level of `entries` boards of `R`.
-    fn working_bytes<R: Rules>(self, entries: u64) -> u64 {
-        if self.propagates::<R>() {
-            propagate::working_bytes(entries)
+impl Method {
+    /// Whether levels of `R` are built by propagation (by unmoves or over
+    /// recorded edges).
+    pub fn propagates<R: Rules>(self) -> bool {
+        self.way::<R>(1, u64::MAX) != Way::Sweep
+    }
+
+    /// How a level of `entries` boards of `R` is built when it may take
+    /// `memory` bytes of working memory: [`Method::Auto`] falls back on
+    /// sweeps when the recorded edges would not fit.
+    fn way<R: Rules>(self, entries: u64, memory: u64) -> Way {
+        let by_edges = if edges::fits(entries) {
+            Way::Edges
         } else {
-            build::working_bytes(entries)
+            Way::Sweep
+        };
+        match self {
+            Method::Sweep => Way::Sweep,
+            Method::Propagate if R::HAS_UNMOVES => Way::Unmoves,
+            Method::Propagate => by_edges,
+            Method::Auto if !R::CYCLIC => Way::Sweep,
+            Method::Auto if R::HAS_UNMOVES => Way::Unmoves,
+            Method::Auto if by_edges.working_bytes(entries) <= memory => by_edges,
+            Method::Auto => Way::Sweep,
         }
     }
 }
@@ -70,30 +104,37 @@ pub const PROGRAM_BYTES: u64 = 6 << 20;
 /// working memory plus every level below it (mapped, and resident once
 /// read) plus [`PROGRAM_BYTES`]. This is what `--memory` is checked
 /// against, before each level is started; `tests/cli_db.rs` checks it
-/// against the measured maximum resident set.
+/// against the measured maximum resident set. With no memory limit: see
+/// [`peak_bytes_within`] for the plan under one.
 pub fn peak_bytes<R: Rules>(n: usize, max_seeds: usize, method: Method) -> u64 {
-    (0..=max_seeds)
-        .map(|k| {
-            let e = LevelId {
-                game: "kalah",
-                n,
-                k,
-            }
-            .entries();
-            let below: u64 = (0..k)
-                .map(|j| {
-                    LevelId {
-                        game: "kalah",
-                        n,
-                        k: j,
-                    }
-                    .entries()
-                })
-                .sum();
-            method.working_bytes::<R>(e) + below + PROGRAM_BYTES
-        })
-        .max()
-        .unwrap_or(0)
+    peak_bytes_within::<R>(n, max_seeds, method, u64::MAX)
+}
+
+/// [`peak_bytes`] of a build allowed `memory_bytes`: [`Method::Auto`]
+/// builds by sweeps the levels whose recorded edges would not fit
+/// ([`edges`]), and so needs less.
+pub fn peak_bytes_within<R: Rules>(
+    n: usize,
+    max_seeds: usize,
+    method: Method,
+    memory_bytes: u64,
+) -> u64 {
+    let entries = |k| LevelId { game: "kalah", n, k }.entries();
+    let mut below = 0;
+    let mut peak = 0;
+    for k in 0..=max_seeds {
+        peak = peak.max(plan::<R>(method, entries(k), below, memory_bytes).1);
+        below += entries(k);
+    }
+    peak
+}
+
+/// How a level of `entries` boards is built with the levels below it
+/// taking `below` bytes, within `memory_bytes`, and the bytes it needs.
+fn plan<R: Rules>(method: Method, entries: u64, below: u64, memory_bytes: u64) -> (Way, u64) {
+    let fixed = below + PROGRAM_BYTES;
+    let way = method.way::<R>(entries, memory_bytes.saturating_sub(fixed));
+    (way, way.working_bytes(entries) + fixed)
 }
 
 /// Builds (or reuses, when a valid file is present) every level `0..=max`
@@ -123,9 +164,6 @@ pub fn build_all<R: Rules>(
     };
     if max_seeds > file::MAX_LEVEL_SEEDS {
         return Err(DbError::TooManySeeds);
-    }
-    if options.method == Method::Propagate && !R::HAS_UNMOVES {
-        return Err(DbError::NoUnmoves { game: R::NAME });
     }
     std::fs::create_dir_all(&options.dir).map_err(|source| DbError::Dir {
         dir: options.dir.clone(),
@@ -159,7 +197,7 @@ pub fn build_all<R: Rules>(
                 continue;
             }
         }
-        let need = options.method.working_bytes::<R>(entries) + below + PROGRAM_BYTES;
+        let (way, need) = plan::<R>(options.method, entries, below, options.memory_bytes);
         if need > options.memory_bytes {
             return Err(DbError::Memory {
                 k,
@@ -172,14 +210,17 @@ pub fn build_all<R: Rules>(
         progress.sweep.store(0, Relaxed);
         progress.generated.store(0, Relaxed);
         progress.unmoved.store(0, Relaxed);
+        progress.sweeps_before.store(0, Relaxed);
+        progress.first_open.store(0, Relaxed);
+        progress.edges.store(0, Relaxed);
+        progress.fallback.store(false, Relaxed);
         let start = std::time::Instant::now();
-        let propagates = options.method.propagates::<R>();
         let gains = {
             let lower: Vec<Level<'_>> = (0..k).map(|j| db.level(j).expect("built")).collect();
-            if propagates {
-                propagate::build_level::<R>(n, k, &lower, progress, stop)
-            } else {
-                build::build_level::<R>(n, k, &lower, progress, stop)
+            match way {
+                Way::Sweep => build::build_level::<R>(n, k, &lower, progress, stop),
+                Way::Unmoves => propagate::build_level::<R>(n, k, &lower, progress, stop),
+                Way::Edges => edges::build_level::<R>(n, k, &lower, progress, stop),
             }
         };
         let Some(gains) = gains else {
@@ -196,19 +237,31 @@ pub fn build_all<R: Rules>(
         db.push(LevelFile::open(&path, id, false)?);
         let seconds = start.elapsed().as_secs_f64();
         let per_board = |x: &std::sync::atomic::AtomicU64| x.load(Relaxed) as f64 / entries as f64;
-        let how = if propagates {
-            format!(
+        let how = match way {
+            Way::Unmoves => format!(
                 "propagation: {} rounds, moves generated {:.2} and unmoves {:.2} times a board",
                 progress.sweep.load(Relaxed),
                 per_board(&progress.generated),
                 per_board(&progress.unmoved)
-            )
-        } else {
-            format!(
+            ),
+            Way::Edges if !progress.fallback.load(Relaxed) => format!(
+                "{} sweeps, then {:.3} of the boards open and {:.3} edges a board recorded, {} rounds in all; moves generated {:.2} times a board",
+                progress.sweeps_before.load(Relaxed),
+                per_board(&progress.first_open),
+                per_board(&progress.edges),
+                progress.sweep.load(Relaxed),
+                per_board(&progress.generated)
+            ),
+            Way::Edges => format!(
+                "{} sweeps (the edges never fitting), moves generated {:.2} times a board",
+                progress.sweep.load(Relaxed),
+                per_board(&progress.generated)
+            ),
+            Way::Sweep => format!(
                 "{} sweeps, moves generated {:.2} times a board",
                 progress.sweep.load(Relaxed),
                 per_board(&progress.generated)
-            )
+            ),
         };
         log(format!(
             "level {k}: {entries} boards built in {seconds:.2} s ({:.2} M boards/s; {how})",

@@ -21,6 +21,7 @@
 
 pub mod build;
 pub mod build_all;
+pub mod edges;
 pub mod file;
 pub mod lock;
 pub mod probe;
@@ -32,7 +33,9 @@ use file::FileError;
 use std::path::PathBuf;
 use thiserror::Error;
 
-pub use build_all::{build_all, peak_bytes, BuildOptions, Method, PROGRAM_BYTES};
+pub use build_all::{
+    build_all, peak_bytes, peak_bytes_within, BuildOptions, Method, PROGRAM_BYTES,
+};
 pub use probe::{canonical_board, canonical_rank, Database, Level, Tablebase};
 pub use stats::histogram;
 
@@ -94,12 +97,6 @@ pub enum DbError {
         k: usize,
         /// Last complete level, as text ("none" when none).
         done: String,
-    },
-    /// A propagation build asked of a game without an unmove generator.
-    #[error("{game} has no unmove generator (its sowing can go round more than once): build it with --method auto or sweep")]
-    NoUnmoves {
-        /// The game.
-        game: &'static str,
     },
     /// Another build holds the directory's lock ([`lock`]).
     #[error("{dir}: another build is running in this directory (it holds the lock {lock}); wait for it to finish or build elsewhere", lock = lock::LOCK_FILE)]

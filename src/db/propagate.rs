@@ -105,10 +105,10 @@ const SETTLED: u16 = 1 << 15;
 /// Settled, but its parents are not told yet (a stack was full).
 const UNTOLD: u16 = 1 << 14;
 /// The counter of quiet children not yet known to be in `W_t`.
-const COUNT_SHIFT: u32 = 8;
-const COUNT_MASK: u16 = 0x3F << COUNT_SHIFT;
+pub(super) const COUNT_SHIFT: u32 = 8;
+pub(super) const COUNT_MASK: u16 = 0x3F << COUNT_SHIFT;
 /// `e(b)` of a board whose every move is quiet.
-const NO_EXIT: i8 = i8::MIN;
+pub(super) const NO_EXIT: i8 = i8::MIN;
 
 const _: () = assert!(
     crate::games::MAX_MOVES <= (COUNT_MASK >> COUNT_SHIFT) as usize,
@@ -116,17 +116,17 @@ const _: () = assert!(
 );
 
 #[inline]
-fn value(w: u16) -> i8 {
+pub(super) fn value(w: u16) -> i8 {
     w as u8 as i8
 }
 
 #[inline]
-fn count(w: u16) -> u16 {
+pub(super) fn count(w: u16) -> u16 {
     (w & COUNT_MASK) >> COUNT_SHIFT
 }
 
 #[inline]
-fn open_word(e: i8, count: u16) -> u16 {
+pub(super) fn open_word(e: i8, count: u16) -> u16 {
     u16::from(e as u8) | count << COUNT_SHIFT
 }
 
@@ -137,7 +137,7 @@ fn settled(v: i8, untold: bool) -> u16 {
 
 /// A board's exact gain from its final word: its value once settled, 0
 /// when it never was.
-fn decode(w: u16) -> i8 {
+pub(super) fn decode(w: u16) -> i8 {
     if w & SETTLED != 0 {
         value(w)
     } else {
@@ -165,16 +165,8 @@ pub fn build_level<R: Rules>(
     progress: &Progress,
     stop: &AtomicBool,
 ) -> Option<Solved> {
-    let shards = SHARDS_PER_THREAD * rayon::current_num_threads().max(1);
     let entries = Indexer::new(2 * n, k).map_or(0, |ix| ix.count());
-    // Eight bytes a board on a stack or a piece of news.
-    let per_shard = (buffer_bytes(entries) / 8 / shards as u64).max(1) as usize;
-    let limits = Limits {
-        shards,
-        stack_cap: (per_shard / 5).max(1),
-        messages: (per_shard - per_shard / 5).max(1),
-    };
-    build_with::<R>(n, k, lower, progress, stop, limits)
+    build_with::<R>(n, k, lower, progress, stop, Limits::of(entries))
 }
 
 /// [`build_level`] with these shards and buffers (the tests make them tiny,
@@ -235,9 +227,72 @@ fn build_with<R: Rules>(
         return None;
     }
 
+    let unmoves = Unmoves::<R> {
+        n,
+        ix: &ix,
+        rules: std::marker::PhantomData,
+    };
+    settle(k, count_all, words, &unmoves, limits, progress, stop)?;
+    Some(Solved::new(memory, decode))
+}
+
+/// Where a propagation finds the parents of a settled board: its quiet
+/// moves reversed, by the game's unmove generator ([`Unmoves`]) or from the
+/// edges recorded by a forward pass ([`super::relay`]).
+pub(super) trait Parents: Sync {
+    /// Whether finding them generates unmoves (counted in
+    /// [`Progress::unmoved`]).
+    const GENERATES: bool;
+    /// Pushes on `out` one [`edge`] for every quiet move of a board of the
+    /// level into the board of rank `r` (a parent with two such moves
+    /// twice).
+    fn parents(&self, r: u64, out: &mut Vec<u64>);
+}
+
+/// A quiet move from the board of rank `parent`, as [`Parents`] give it:
+/// `parent << 1`, plus 1 when the move keeps the mover (the worth of the
+/// move is then the child's value, not its opposite).
+#[inline]
+pub(super) fn edge(parent: u64, same_mover: bool) -> u64 {
+    parent << 1 | u64::from(same_mover)
+}
+
+/// The parents by the unmove generator of `R`: their quiet moves all pass
+/// the turn (`tests/unmoves.rs`).
+struct Unmoves<'a, R> {
+    n: usize,
+    ix: &'a Indexer,
+    rules: std::marker::PhantomData<R>,
+}
+
+impl<R: Rules> Parents for Unmoves<'_, R> {
+    const GENERATES: bool = true;
+    fn parents(&self, r: u64, out: &mut Vec<u64>) {
+        let mut board = [0u8; MAX_PITS];
+        self.ix.unrank(r, &mut board[..2 * self.n]);
+        let pos = Position::from_board(self.n, &board[..2 * self.n]);
+        let ix = self.ix;
+        R::quiet_parents(&pos, |_, p| out.push(edge(canonical_rank(ix, p), false)));
+    }
+}
+
+/// The thresholds of a level of `count_all` boards whose `words` hold every
+/// board's `e(b)` and counter ([`open_word`]), from `k` down, each in rounds
+/// of the shards exchanging their news until no news is left and no board
+/// untold (see the module docs). Leaves every board's final word; `None`
+/// when stopped.
+pub(super) fn settle<P: Parents>(
+    k: usize,
+    count_all: u64,
+    words: &[AtomicU16],
+    parents: &P,
+    limits: Limits,
+    progress: &Progress,
+    stop: &AtomicBool,
+) -> Option<()> {
     // The thresholds, from k down, each in rounds of the shards exchanging
     // their news, until no news is left and no board untold.
-    let shard_len = count_all.div_ceil(limits.shards as u64).max(1);
+    let shard_len = limits.shard_len(count_all);
     let shards = count_all.div_ceil(shard_len) as usize;
     let unsettled = AtomicU64::new(count_all);
     for t in (1..=k as i8).rev() {
@@ -256,9 +311,8 @@ fn build_with<R: Rules>(
                 .map(|(i, (inbox, scan))| {
                     let start = i as u64 * shard_len;
                     let mut shard = Shard {
-                        n,
                         t,
-                        ix: &ix,
+                        source: parents,
                         words,
                         range: start..(start + shard_len).min(count_all),
                         shard_len,
@@ -273,7 +327,7 @@ fn build_with<R: Rules>(
                         unmoved: 0,
                     };
                     if !stop.load(Ordering::Relaxed) {
-                        shard.round::<R>(inbox, scan);
+                        shard.round(inbox, scan);
                     }
                     unsettled.fetch_sub(shard.settled, Ordering::Relaxed);
                     progress.unmoved.fetch_add(shard.unmoved, Ordering::Relaxed);
@@ -309,36 +363,58 @@ fn build_with<R: Rules>(
     progress
         .open
         .store(unsettled.load(Ordering::Relaxed), Ordering::Relaxed);
-    Some(Solved::new(memory, decode))
+    Some(())
 }
 
 /// The sizes of a propagation build's shards and buffers.
 #[derive(Clone, Copy, Debug)]
-struct Limits {
+pub(super) struct Limits {
     /// Shards (index ranges) of a level.
-    shards: usize,
+    pub(super) shards: usize,
     /// Boards a shard's stack of boards to follow holds.
-    stack_cap: usize,
+    pub(super) stack_cap: usize,
     /// News a shard may send in one round.
-    messages: usize,
+    pub(super) messages: usize,
+}
+
+impl Limits {
+    /// The shards and buffers of a level of `entries` boards: a few shards
+    /// a thread, and [`buffer_bytes`] for their stacks and news.
+    pub(super) fn of(entries: u64) -> Limits {
+        let shards = SHARDS_PER_THREAD * rayon::current_num_threads().max(1);
+        // Eight bytes a board on a stack or a piece of news.
+        let per_shard = (buffer_bytes(entries) / 8 / shards as u64).max(1) as usize;
+        Limits {
+            shards,
+            stack_cap: (per_shard / 5).max(1),
+            messages: (per_shard - per_shard / 5).max(1),
+        }
+    }
+
+    /// Boards per shard of a level of `count` boards (the last shard may
+    /// have fewer).
+    pub(super) fn shard_len(&self, count: u64) -> u64 {
+        count.div_ceil(self.shards as u64).max(1)
+    }
 }
 
 /// A piece of news for the board of rank `r`: `r << 1`, plus 1 when the
-/// quiet child that settled is in `L_t` (so the board reaches `t`); 0 when
-/// it is in `W_t` (one fewer child to wait for).
+/// quiet move to the child that settled is *good* for the board's mover (the
+/// child is in `L_t` and its mover is the opponent, or in `W_t` and its
+/// mover is the same: the board reaches `t`); 0 when it is bad (one fewer
+/// move to wait for).
 #[inline]
-fn news(r: u64, child_lost: bool) -> u64 {
-    r << 1 | u64::from(child_lost)
+fn news(r: u64, good: bool) -> u64 {
+    r << 1 | u64::from(good)
 }
 
 /// One shard's round at threshold `t`: it owns the words of `range` (no
 /// other shard reads or writes them during the round), applies the news it
 /// received, settles the boards that qualify, and sends news of them to
 /// the shards of their parents.
-struct Shard<'a> {
-    n: usize,
+struct Shard<'a, P> {
     t: i8,
-    ix: &'a Indexer,
+    source: &'a P,
     words: &'a [AtomicU16],
     range: std::ops::Range<u64>,
     shard_len: u64,
@@ -357,22 +433,22 @@ struct Shard<'a> {
     unmoved: u64,
 }
 
-impl Shard<'_> {
+impl<P: Parents> Shard<'_, P> {
     /// The round: the news received, then (in the first round of a
     /// threshold, or when boards were left untold) a scan of the range for
     /// the boards that qualify on their own or are untold.
-    fn round<R: Rules>(&mut self, inbox: Vec<Vec<u64>>, scan: bool) {
+    fn round(&mut self, inbox: Vec<Vec<u64>>, scan: bool) {
         for batch in inbox {
             for m in batch {
                 self.apply(m >> 1, m & 1 == 1);
-                self.drain::<R>();
+                self.drain();
             }
         }
         if scan {
             for r in self.range.clone() {
                 if self.claim(r) {
                     self.stack.push(r);
-                    self.drain::<R>();
+                    self.drain();
                 }
             }
         }
@@ -408,16 +484,17 @@ impl Shard<'_> {
     }
 
     /// Applies to board `p` (of this shard) the news that one of its quiet
-    /// children settled, in `L_t` (`child_lost`) or in `W_t`; a board that
+    /// children settled, the move to it good for `p`'s mover (`good`: see
+    /// [`news`]) or bad; a board that
     /// settles goes on the stack (or is marked untold when it is full).
-    fn apply(&mut self, p: u64, child_lost: bool) {
+    fn apply(&mut self, p: u64, good: bool) {
         let t = self.t;
         let w = self.word(p).load(Ordering::Relaxed);
         if w & SETTLED != 0 {
             return;
         }
         let full = self.stack.len() >= self.stack_cap;
-        let new = if child_lost {
+        let new = if good {
             // A move into L_t: the parent reaches t.
             settled(t, full)
         } else {
@@ -444,9 +521,8 @@ impl Shard<'_> {
     /// at once (following the ones that settle), the others by news. When
     /// the round's budget of news is spent, the boards left are marked
     /// untold for a later round.
-    fn drain<R: Rules>(&mut self) {
+    fn drain(&mut self) {
         let t = self.t;
-        let mut board = [0u8; MAX_PITS];
         while let Some(r) = self.stack.pop() {
             let w = self.word(r).load(Ordering::Relaxed);
             if self.sent >= self.budget {
@@ -456,18 +532,21 @@ impl Shard<'_> {
             }
             let v = value(w);
             debug_assert!(v == t || v == -t);
-            self.ix.unrank(r, &mut board[..2 * self.n]);
-            let pos = Position::from_board(self.n, &board[..2 * self.n]);
             self.parents.clear();
-            let (ix, parents) = (self.ix, &mut self.parents);
-            R::quiet_parents(&pos, |_, p| parents.push(canonical_rank(ix, p)));
-            self.unmoved += 1;
+            self.source.parents(r, &mut self.parents);
+            if P::GENERATES {
+                self.unmoved += 1;
+            }
             for i in 0..self.parents.len() {
-                let p = self.parents[i];
+                let (p, same) = (self.parents[i] >> 1, self.parents[i] & 1 == 1);
+                // Good news for the parent: a move to a child lost for its
+                // mover (who is the parent's opponent), or won for the
+                // parent's own mover.
+                let good = (v < 0) != same;
                 if self.range.contains(&p) {
-                    self.apply(p, v < 0);
+                    self.apply(p, good);
                 } else {
-                    self.outboxes[(p / self.shard_len) as usize].push(news(p, v < 0));
+                    self.outboxes[(p / self.shard_len) as usize].push(news(p, good));
                     self.sent += 1;
                 }
             }

@@ -71,10 +71,12 @@ struct BuildArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
     /// How levels are computed: `propagate` propagates values back through
-    /// the game's unmoves (Awari and Kalah have them); `sweep` sweeps the
-    /// level until nothing changes (every game; the reference method);
-    /// `auto` propagates where the game has unmoves and cycles (Awari) and
-    /// sweeps otherwise. All write the same files.
+    /// the game's unmoves (Awari and Kalah have them), or else over the
+    /// quiet moves recorded by two forward passes (the relay games); `sweep`
+    /// sweeps the level until nothing changes (every game; the reference
+    /// method); `auto` propagates where the game has cycles (over recorded
+    /// edges only where the level fits in --memory) and sweeps otherwise.
+    /// All write the same files.
     #[arg(long, value_name = "METHOD", default_value = "auto")]
     method: MethodArg,
     /// No progress display on stderr.
@@ -250,7 +252,8 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         MethodArg::Sweep => db::Method::Sweep,
         MethodArg::Propagate => db::Method::Propagate,
     };
-    let peak = dispatch!(v.game(), R => db::peak_bytes::<R>(v.n(), k, method));
+    let peak =
+        dispatch!(v.game(), R => db::peak_bytes_within::<R>(v.n(), k, method, a.memory << 20));
     let options = BuildOptions {
         dir: a.which.dir.clone(),
         memory_bytes: a.memory << 20,
