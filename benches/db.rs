@@ -1,8 +1,9 @@
 //! Database build speed: boards per second to build one level from the
 //! levels below it (built once, outside the measurement), with one and two
-//! threads, by sweeps (`sweep`) and by propagation (`propagate`): Awari
-//! level 11 (cycles: many sweeps) and Kalah level 14 (no cycles: few
-//! sweeps).
+//! threads, by sweeps (`sweep`) and by propagation (`propagate`, by
+//! unmoves; `edges`, over recorded edges): Awari level 11 (cycles: many
+//! sweeps), Kalah level 14 (no cycles: few sweeps) and Anywoli 2x12 level
+//! 7 (relay sowing: no unmoves; many sweeps).
 //!
 //! Also puzzle mining (`puzzles`): one level's depths to the first capture
 //! (sweeps) and the whole mining, Anywoli on the full board at 6 seeds.
@@ -98,6 +99,28 @@ fn bench_level<R: Rules>(c: &mut Criterion, name: &str, n: usize, k: usize) {
                     })
                 },
             );
+        } else {
+            // Over recorded edges, with the most memory they may take.
+            let budget = db::edges::edge_budget(entries, u64::MAX);
+            group.bench_function(
+                BenchmarkId::new(format!("{name}-{k}-edges"), threads),
+                |b| {
+                    b.iter(|| {
+                        pool.install(|| {
+                            db::edges::build_level::<R>(
+                                n,
+                                k,
+                                &lower,
+                                &Progress::default(),
+                                &stop,
+                                budget,
+                            )
+                            .expect("not stopped")
+                            .len()
+                        })
+                    })
+                },
+            );
         }
     }
     group.finish();
@@ -106,6 +129,7 @@ fn bench_level<R: Rules>(c: &mut Criterion, name: &str, n: usize, k: usize) {
 fn levels(c: &mut Criterion) {
     bench_level::<Awari>(c, "awari", 6, 11);
     bench_level::<Kalah>(c, "kalah", 6, 14);
+    bench_level::<Anywoli>(c, "anywoli", 12, 7);
 }
 
 fn puzzles(c: &mut Criterion) {

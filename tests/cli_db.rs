@@ -568,6 +568,45 @@ fn a_second_build_in_the_same_directory_is_refused_and_touches_nothing() {
     assert_eq!(lines.len(), 13, "{lines:?}");
 }
 
+/// `--memory` is a promise for the propagation over recorded edges too
+/// (Anywoli, no unmoves): with a ceiling that leaves the top level's edges
+/// about one a board, the build sweeps until they fit and stays within it
+/// (and writes the sweep build's files, checked by `tests/db.rs`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_build_by_recorded_edges_stays_within_a_small_memory_ceiling() {
+    use mancala::games::Anywoli;
+    let dir = TempDir::new("ceiling-edges");
+    let mib = 24;
+    let peak = mancala::db::peak_bytes_within::<Anywoli>(12, 7, Default::default(), mib << 20);
+    assert!(peak <= mib << 20, "announced {peak}");
+    assert!(
+        peak < mancala::db::peak_bytes::<Anywoli>(12, 7, Default::default()),
+        "the ceiling limits the edges"
+    );
+    let out = run(&[
+        "db",
+        "build",
+        "--game",
+        "anywoli",
+        "--max-seeds",
+        "7",
+        "--memory",
+        &mib.to_string(),
+        "--json",
+        "--dir",
+        dir.path(),
+    ]);
+    let log = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{log}");
+    assert!(log.contains("edges a board recorded"), "{log}");
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["peak_bytes"], peak);
+    let rss = j["max_resident_bytes"].as_u64().unwrap();
+    assert!(rss <= mib << 20, "resident {rss} > ceiling {mib} MiB");
+    eprintln!("announced {peak} bytes, measured {rss}\n{log}");
+}
+
 /// `--memory` is a promise: a build given exactly its announced peak
 /// (rounded up to a MiB) runs, and its measured maximum resident set stays
 /// within the ceiling and near the announcement.

@@ -28,7 +28,9 @@ fn layer(module: &str) -> usize {
         ["index" | "packed", ..] => 1,
         ["db", "file" | "probe", ..] | ["db"] => 2,
         ["search", ..] => 3,
-        ["db", "build" | "build_all" | "edges" | "lock" | "propagate" | "verify" | "stats", ..] => 4,
+        ["db", "build" | "build_all" | "edges" | "lock" | "propagate" | "verify" | "stats", ..] => {
+            4
+        }
         ["openings" | "puzzles" | "draw" | "svg", ..] => 4,
         // Re-exports at the crate root (`crate::Position`, `crate::Rules`)
         // are all of layer 0.

@@ -52,8 +52,8 @@ enum Way {
     Sweep,
     /// [`propagate`].
     Unmoves,
-    /// [`edges`].
-    Edges,
+    /// [`edges`], with this budget of bytes for the edges.
+    Edges(u64),
 }
 
 impl Way {
@@ -62,7 +62,7 @@ impl Way {
         match self {
             Way::Sweep => build::working_bytes(entries),
             Way::Unmoves => propagate::working_bytes(entries),
-            Way::Edges => edges::working_bytes(entries),
+            Way::Edges(budget) => edges::working_bytes(entries, budget),
         }
     }
 }
@@ -75,11 +75,14 @@ impl Method {
     }
 
     /// How a level of `entries` boards of `R` is built when it may take
-    /// `memory` bytes of working memory: [`Method::Auto`] falls back on
-    /// sweeps when the recorded edges would not fit.
+    /// `memory` bytes of working memory: over recorded edges with what the
+    /// memory leaves them ([`edges::edge_budget`]), and by sweeps, for
+    /// [`Method::Auto`], when that is below
+    /// [`edges::MIN_EDGE_BYTES_PER_BOARD`].
     fn way<R: Rules>(self, entries: u64, memory: u64) -> Way {
+        let budget = edges::edge_budget(entries, memory);
         let by_edges = if edges::fits(entries) {
-            Way::Edges
+            Way::Edges(budget)
         } else {
             Way::Sweep
         };
@@ -89,7 +92,7 @@ impl Method {
             Method::Propagate => by_edges,
             Method::Auto if !R::CYCLIC => Way::Sweep,
             Method::Auto if R::HAS_UNMOVES => Way::Unmoves,
-            Method::Auto if by_edges.working_bytes(entries) <= memory => by_edges,
+            Method::Auto if budget >= edges::MIN_EDGE_BYTES_PER_BOARD * entries => by_edges,
             Method::Auto => Way::Sweep,
         }
     }
@@ -119,7 +122,14 @@ pub fn peak_bytes_within<R: Rules>(
     method: Method,
     memory_bytes: u64,
 ) -> u64 {
-    let entries = |k| LevelId { game: "kalah", n, k }.entries();
+    let entries = |k| {
+        LevelId {
+            game: "kalah",
+            n,
+            k,
+        }
+        .entries()
+    };
     let mut below = 0;
     let mut peak = 0;
     for k in 0..=max_seeds {
@@ -220,7 +230,7 @@ pub fn build_all<R: Rules>(
             match way {
                 Way::Sweep => build::build_level::<R>(n, k, &lower, progress, stop),
                 Way::Unmoves => propagate::build_level::<R>(n, k, &lower, progress, stop),
-                Way::Edges => edges::build_level::<R>(n, k, &lower, progress, stop),
+                Way::Edges(budget) => edges::build_level::<R>(n, k, &lower, progress, stop, budget),
             }
         };
         let Some(gains) = gains else {
@@ -244,7 +254,7 @@ pub fn build_all<R: Rules>(
                 per_board(&progress.generated),
                 per_board(&progress.unmoved)
             ),
-            Way::Edges if !progress.fallback.load(Relaxed) => format!(
+            Way::Edges(_) if !progress.fallback.load(Relaxed) => format!(
                 "{} sweeps, then {:.3} of the boards open and {:.3} edges a board recorded, {} rounds in all; moves generated {:.2} times a board",
                 progress.sweeps_before.load(Relaxed),
                 per_board(&progress.first_open),
@@ -252,7 +262,7 @@ pub fn build_all<R: Rules>(
                 progress.sweep.load(Relaxed),
                 per_board(&progress.generated)
             ),
-            Way::Edges => format!(
+            Way::Edges(_) => format!(
                 "{} sweeps (the edges never fitting), moves generated {:.2} times a board",
                 progress.sweep.load(Relaxed),
                 per_board(&progress.generated)

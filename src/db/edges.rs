@@ -81,10 +81,13 @@
 //!
 //! # Memory
 //!
-//! The recorded edges take eight bytes each, within a budget of
-//! [`EDGE_BYTES_PER_BOARD`] bytes a board of the level, announced in
-//! [`working_bytes`] and never exceeded: the sweeps go on until the bound
-//! on the edges fits it, and each shard's store is reserved to its bound.
+//! The recorded edges take eight bytes each, within a budget: what the
+//! memory allowed leaves beside the words and the lower levels, at most
+//! [`MAX_EDGE_BYTES_PER_BOARD`] bytes a board of the level
+//! ([`edge_budget`]). It is announced in [`working_bytes`] and never
+//! exceeded: the sweeps go on until the bound on the edges fits it, and
+//! each shard's store is reserved to its bound. So a small memory only
+//! means more sweeps first (with no budget at all, the sweep build).
 
 use super::build::{median, pack, unpack, Progress, Solved};
 use super::propagate::{
@@ -104,33 +107,49 @@ const CHUNK: u64 = 1 << 14;
 
 /// Children per block of a shard's edge index: the edges of a child are
 /// found by a binary search within its block.
-pub const BLOCK: u64 = 64;
+pub const BLOCK: u64 = 16;
 
-/// Bytes of recorded edges allowed per board of the level (eight bytes an
-/// edge): beyond, the level is built by sweeps (see the module docs).
-/// Measured on the full boards (see `data/anywoli-db.md`), the second
-/// pass records well under one edge a board.
-pub const EDGE_BYTES_PER_BOARD: u64 = 64;
+/// The most bytes of recorded edges a level takes per board (eight bytes
+/// an edge): Anywoli 2x12 records about three edges a board after one
+/// sweep (`data/anywoli-db.md`), and the budget is not worth more.
+pub const MAX_EDGE_BYTES_PER_BOARD: u64 = 32;
+
+/// The fewest bytes of edges per board with which [`super::Method::Auto`]
+/// builds a level by recorded edges (by sweeps below: the sweeps before the
+/// edges fit would be most of the sweep build).
+pub const MIN_EDGE_BYTES_PER_BOARD: u64 = 8;
 
 /// The largest level (in boards) whose edges fit one `u64` each.
 pub const MAX_BOARDS: u64 = 1 << 31;
 
-/// Bytes of the edges' budget of a level of `entries` boards.
-fn edge_bytes(entries: u64) -> u64 {
-    EDGE_BYTES_PER_BOARD * entries
-}
-
-/// Bytes of the block indexes of the edges (one `u32` per block).
+/// Bytes of the block indexes of the edges (one `u32` per block, and one
+/// more per shard: 64 KiB cover 8,192 shards).
 fn index_bytes(entries: u64) -> u64 {
-    4 * (entries / BLOCK + 1) + 4 * 64
+    4 * (entries / BLOCK) + (64 << 10)
 }
 
 /// Bytes of working memory a build of a level of `entries` boards by
-/// recorded edges needs beyond the lower levels: the words of
-/// [`super::propagate`] (its buffers and the write buffer included), the
-/// edges' budget and their index.
-pub fn working_bytes(entries: u64) -> u64 {
-    propagate::working_bytes(entries) + edge_bytes(entries) + index_bytes(entries)
+/// recorded edges needs beyond the lower levels and the edges: the words
+/// of [`super::propagate`] (its buffers and the write buffer included) and
+/// the index of the edges.
+pub fn base_bytes(entries: u64) -> u64 {
+    propagate::working_bytes(entries) + index_bytes(entries)
+}
+
+/// The bytes of edges a level of `entries` boards may record when its build
+/// may take `memory` bytes beyond the lower levels: what is left beside
+/// [`base_bytes`], at most [`MAX_EDGE_BYTES_PER_BOARD`] a board.
+pub fn edge_budget(entries: u64, memory: u64) -> u64 {
+    memory
+        .saturating_sub(base_bytes(entries))
+        .min(MAX_EDGE_BYTES_PER_BOARD.saturating_mul(entries))
+}
+
+/// Bytes of working memory a build of a level of `entries` boards by
+/// recorded edges needs beyond the lower levels, with `budget` bytes of
+/// edges: never more (see the module docs).
+pub fn working_bytes(entries: u64, budget: u64) -> u64 {
+    base_bytes(entries) + budget
 }
 
 /// Whether a level of `entries` boards can be built by recorded edges
@@ -182,7 +201,9 @@ impl Parents for Recorded {
 /// The exact future gains of every board of `n` pits a row with `k` seeds,
 /// South to move, by rank, as [`super::build::build_level`] gives them, by
 /// sweeps and then propagation over recorded edges (see the module docs),
-/// for any game. `progress.generated` counts the boards whose moves were
+/// for any game, the edges taking at most `budget_bytes` (a budget of
+/// [`edge_budget`]; the whole working memory is then
+/// [`working_bytes`]). `progress.generated` counts the boards whose moves were
 /// generated, `progress.first_open` the boards open when the edges were
 /// recorded after `progress.sweeps_before` sweeps, `progress.edges` the
 /// edges recorded; `progress.fallback` tells a level finished by sweeps
@@ -193,9 +214,10 @@ pub fn build_level<R: Rules>(
     lower: &[Level<'_>],
     progress: &Progress,
     stop: &AtomicBool,
+    budget_bytes: u64,
 ) -> Option<Solved> {
     let entries = Indexer::new(2 * n, k).map_or(0, |ix| ix.count());
-    let budget = edge_bytes(entries) / 8;
+    let budget = budget_bytes / 8;
     build_with::<R>(n, k, lower, progress, stop, Limits::of(entries), budget)
 }
 
@@ -335,8 +357,7 @@ impl Context<'_> {
                                     let g = i32::from(self.lower[ck].bytes[at[i]] as i8);
                                     (g, g)
                                 } else {
-                                    let (l, h) =
-                                        unpack(self.words[at[i]].load(Ordering::Relaxed));
+                                    let (l, h) = unpack(self.words[at[i]].load(Ordering::Relaxed));
                                     if l != h {
                                         at[quiet_open] = at[i];
                                         quiet_open += 1;
@@ -358,8 +379,7 @@ impl Context<'_> {
                     nh = nh.min(i32::from(h));
                     if nl != i32::from(l) || nh != i32::from(h) {
                         // Only this chunk's thread writes this board's bounds.
-                        self.words[r as usize]
-                            .store(pack(nl as i8, nh as i8), Ordering::Relaxed);
+                        self.words[r as usize].store(pack(nl as i8, nh as i8), Ordering::Relaxed);
                         ch += 1;
                     }
                     if nl != nh {

@@ -64,7 +64,9 @@ struct BuildArgs {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(0..=127))]
     max_seeds: u16,
     /// Memory the build may use, in MiB (the level being built takes two
-    /// bytes per board, the levels below it one, the program about 6 MiB).
+    /// bytes per board, the levels below it one, the program about 6 MiB;
+    /// a propagation over recorded edges takes up to 32 bytes a board more
+    /// for its edges, within this limit).
     #[arg(long, value_name = "MB", default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     memory: u64,
     /// Threads (default: every core).
