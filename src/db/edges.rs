@@ -128,12 +128,20 @@ fn index_bytes(entries: u64) -> u64 {
     4 * (entries / BLOCK) + (64 << 10)
 }
 
+/// Bytes of the shards' stacks and news: one byte a board (at least 64
+/// KiB), more than [`super::propagate`] gives them (the news of a round
+/// are an eighth of the boards, so the rounds are few, each a pass over
+/// the shards), and little beside the edges.
+fn news_bytes(entries: u64) -> u64 {
+    entries.max(64 << 10)
+}
+
 /// Bytes of working memory a build of a level of `entries` boards by
-/// recorded edges needs beyond the lower levels and the edges: the words
-/// of [`super::propagate`] (its buffers and the write buffer included) and
-/// the index of the edges.
+/// recorded edges needs beyond the lower levels and the edges: two bytes a
+/// board (the words of [`super::propagate`]), the shards' stacks and news,
+/// the write buffer and the index of the edges.
 pub fn base_bytes(entries: u64) -> u64 {
-    propagate::working_bytes(entries) + index_bytes(entries)
+    2 * entries + news_bytes(entries) + super::file::WRITE_PIECE as u64 + index_bytes(entries)
 }
 
 /// The bytes of edges a level of `entries` boards may record when its build
@@ -218,7 +226,8 @@ pub fn build_level<R: Rules>(
 ) -> Option<Solved> {
     let entries = Indexer::new(2 * n, k).map_or(0, |ix| ix.count());
     let budget = budget_bytes / 8;
-    build_with::<R>(n, k, lower, progress, stop, Limits::of(entries), budget)
+    let limits = Limits::with_buffer(news_bytes(entries));
+    build_with::<R>(n, k, lower, progress, stop, limits, budget)
 }
 
 /// [`build_level`] with these shards and buffers and a budget of `budget`

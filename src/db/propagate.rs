@@ -381,9 +381,15 @@ impl Limits {
     /// The shards and buffers of a level of `entries` boards: a few shards
     /// a thread, and [`buffer_bytes`] for their stacks and news.
     pub(super) fn of(entries: u64) -> Limits {
+        Limits::with_buffer(buffer_bytes(entries))
+    }
+
+    /// A few shards a thread, and `buffer` bytes for their stacks and news
+    /// (a fifth for the stacks, the rest for the news of a round).
+    pub(super) fn with_buffer(buffer: u64) -> Limits {
         let shards = SHARDS_PER_THREAD * rayon::current_num_threads().max(1);
         // Eight bytes a board on a stack or a piece of news.
-        let per_shard = (buffer_bytes(entries) / 8 / shards as u64).max(1) as usize;
+        let per_shard = (buffer / 8 / shards as u64).max(1) as usize;
         Limits {
             shards,
             stack_cap: (per_shard / 5).max(1),
