@@ -92,10 +92,11 @@ pub struct Progress {
     pub sweeps_before: AtomicU64,
     /// Boards still open when the edges were recorded ([`super::edges`]).
     pub first_open: AtomicU64,
-    /// Edges recorded by the second forward pass ([`super::edges`]).
+    /// Edges recorded after the sweeps ([`super::edges`]).
     pub edges: AtomicU64,
-    /// Whether the level was built by sweeps alone, its edges never fitting
-    /// their budget ([`super::edges`]).
+    /// Whether the level was built by sweeps alone, the sweeps reaching
+    /// their fixed point before the edges fit their budget
+    /// ([`super::edges`]).
     pub fallback: AtomicBool,
 }
 

@@ -267,7 +267,7 @@ pub fn build_all<R: Rules>(
                 per_board(&progress.generated)
             ),
             Way::Edges(_) => format!(
-                "{} sweeps (the edges never fitting), moves generated {:.2} times a board",
+                "{} sweeps (done before the edges fit), moves generated {:.2} times a board",
                 progress.sweep.load(Relaxed),
                 per_board(&progress.generated)
             ),

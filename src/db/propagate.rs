@@ -2,8 +2,10 @@
 //! once, and a board is revisited only when one of its children is settled,
 //! found by the game's unmove generator ([`Rules::quiet_parents`]). For the
 //! games that have one (single-lap sowing: Awari, Kalah); the others are
-//! built by the sweeps of [`super::build`], which is also the reference
-//! this build is tested against (byte-identical level files).
+//! built by [`super::edges`], which runs the same thresholds
+//! over quiet moves recorded by a forward pass, or by the sweeps of
+//! [`super::build`], which is also the reference both builds are tested
+//! against (byte-identical level files).
 //!
 //! # The values, by thresholds
 //!
