@@ -23,21 +23,22 @@ cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/mancala"
 name=${game%%:*}
 levels=$(ls "$dir" | grep -E "^$name-[0-9]+-[0-9]{3}\.mdb$" | sed -E 's/.*-([0-9]{3})\.mdb/\1/' | sort -n)
-echo "| seeds | boards | file bytes | build seconds | passes |"
-echo "|---:|---:|---:|---:|---:|"
+echo "| seeds | boards | file bytes | build seconds | passes | moves generated a board |"
+echo "|---:|---:|---:|---:|---:|---:|"
 for l in $levels; do
   k=$((10#$l))
   file=$(ls "$dir"/"$name"-*-"$l".mdb)
   boards=$("$bin" db stats --game "$game" --dir "$dir" --seeds "$k" | awk -F'\t' '{s += $2} END {print s}')
-  time=-; sweeps=-
+  time=-; sweeps=-; generated=-
   if [[ ${#logs[@]} -gt 0 ]]; then
     row=$(grep -h "^level $k: .* built in" "${logs[@]}" | tail -1 || true)
     if [[ -n "$row" ]]; then
       time=$(echo "$row" | sed -E 's/.* built in ([0-9.]+) s.*/\1/')
-      sweeps=$(echo "$row" | sed -E 's/.* ([0-9]+) (sweeps|rounds),.*/\1/')
+      sweeps=$(echo "$row" | sed -E 's/.* ([0-9]+) (sweeps|rounds)( in all)?[,;].*/\1/')
+      generated=$(echo "$row" | sed -nE 's/.*moves generated ([0-9.]+) times.*/\1/p')
     fi
   fi
-  echo "| $k | $boards | $(stat -c %s "$file") | $time | $sweeps |"
+  echo "| $k | $boards | $(stat -c %s "$file") | $time | $sweeps | ${generated:--} |"
 done
 echo
 echo "Positions per value (the future net gain of the side to move):"
