@@ -11,6 +11,7 @@ pub mod openings;
 pub mod perft;
 pub mod play;
 pub mod puzzles;
+pub mod shortest;
 pub mod show;
 pub mod solve;
 

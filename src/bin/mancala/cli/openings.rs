@@ -3,8 +3,8 @@
 
 use super::{CliError, GameArgs};
 use mancala::openings::{
-    Checkpoint, Criterion, Explorer, Outcome, Partial, Progress, ResumeError, RunOptions, Runner,
-    Wins,
+    shortest, Checkpoint, Criterion, Explorer, Outcome, Partial, Progress, ResumeError, RunOptions,
+    Runner, Wins,
 };
 use mancala::{dispatch, Position, Rules, Side, Variant};
 use std::io::Write;
@@ -28,6 +28,13 @@ pub struct Args {
     /// Print only the summary line, not the openings.
     #[arg(long)]
     count: bool,
+    /// Search for one winning first turn of the fewest moves (anytime:
+    /// with --stop-after or Ctrl-C it prints the shortest found so far):
+    /// one listing line, then `# shortest: K moves, proved`, `# shortest
+    /// found: K moves, not proved (stopped after S s)` or `# no winning
+    /// first turn`.
+    #[arg(long, conflicts_with_all = ["count", "both", "checkpoint"])]
+    shortest: bool,
     /// Memory for summaries of positions kept for when they are met again
     /// below the jobs' cut, in MiB (0: keep none; counts are exact either
     /// way: what is not kept is walked again). Chains rarely meet there:
@@ -45,8 +52,10 @@ pub struct Args {
     checkpoint: Option<std::path::PathBuf>,
     /// With --count: stop after SECS seconds (the jobs under way are
     /// dropped); print what is done and an extrapolation (`# partial: ...`, `# extrapolated: ...`),
-    /// save the checkpoint, and exit with status 3.
-    #[arg(long, value_name = "SECS", requires = "count", value_parser = seconds)]
+    /// save the checkpoint, and exit with status 3. With --shortest: stop
+    /// after SECS seconds and print the shortest opening found (exit
+    /// status 3 when it is not proved shortest).
+    #[arg(long, value_name = "SECS", value_parser = seconds)]
     stop_after: Option<f64>,
     /// With --count: cut the count into at least N jobs (positions after
     /// the first few moves, done in a random order, so that the progress
@@ -81,6 +90,11 @@ fn seconds(text: &str) -> Result<f64, String> {
 /// Lists the winning first turns (`MOVES<TAB>POSITION`), then the summary
 /// `# winning W of T first turns, shortest A, longest B`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.stop_after.is_some() && !(args.count || args.shortest) {
+        return Err(CliError::Openings(
+            "--stop-after needs --count or --shortest".into(),
+        ));
+    }
     let (variant, pos) = args.game.resolve()?;
     if pos.to_move() != Side::South {
         return Err(CliError::Openings(
@@ -112,6 +126,19 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         use std::io::IsTerminal;
         !args.quiet && std::io::stderr().is_terminal()
     };
+    if args.shortest {
+        let found = dispatch!(variant.game(), R => super::shortest::search::<shortest::Engine<R>>(
+            &pos, need, args.stop_after, args.quiet, show))
+        .map(|b| b.to_string());
+        return super::shortest::print(
+            args.json,
+            &variant.to_string(),
+            &pos.to_string(),
+            criterion,
+            &found,
+            out,
+        );
+    }
     dispatch!(variant.game(), R => run_rules::<R>(args, &variant, &pos, [need, second], &pool, show, out))
 }
 

@@ -1,0 +1,408 @@
+//! The shortest winning first turn: an anytime search for a winning
+//! opening of the fewest moves.
+//!
+//! **What it relies on** (see the module doc of [`crate::openings`]): a
+//! first turn is a chain of South's moves joined by extra moves, every
+//! extra move captures or stores at least one seed, so every chain ends;
+//! and whether a turn wins depends only on South's final score. The search
+//! sees a game only through [`TurnGame`], so it runs on any board type
+//! that can list South's moves (the engine's [`Position`] under any
+//! [`Rules`], or a wider board).
+//!
+//! **Method.** Two phases share one deadline and one stop flag:
+//!
+//! 1. *Depth-first, anytime.* A depth-first walk over the chains, trying
+//!    first the moves that leave South the most seeds captured, remembers
+//!    for every board the fewest moves it was reached with and skips a
+//!    board met again with as many moves or more. Each winning turn it
+//!    finds becomes the best, and from then on only shorter turns are
+//!    followed (branch and bound). It stops at its first winning turn, or
+//!    after a quarter of the time (when there is a deadline), or when it
+//!    has seen every chain: then its best is proved shortest (or no turn
+//!    wins), since a board is skipped only when it was already explored
+//!    with at least as many moves left.
+//! 2. *Breadth-first, exact.* Layer `k` holds the distinct boards reached
+//!    by `k` extra moves. The first layer with a winning move gives a
+//!    shortest turn; when the layers reach the best length of phase 1
+//!    without a win, that best is proved. A board met in an earlier layer
+//!    is not kept again: the same board with South to move has the same
+//!    continuations, and reaching it later only makes them longer.
+//!
+//! A board is keyed by the whole position (pits and captured seeds), so no
+//! two different positions are ever merged. Memory: phase 1 keeps one
+//! entry per board it reaches, phase 2 one per board of its layers; when
+//! phase 2 passes `max_boards`, it stops (the result is then not proved).
+
+use crate::games::{Move, MoveList, Rules};
+use crate::position::{Position, MAX_PITS};
+use crate::side::Side;
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// What the shortest search needs of a game: South's moves and where a
+/// turn ends.
+pub trait TurnGame {
+    /// A position.
+    type Board: Clone;
+    /// What identifies a position (the whole of it: two positions with the
+    /// same key must be equal).
+    type Key: Eq + Hash;
+    /// The key of `b`.
+    fn key(b: &Self::Board) -> Self::Key;
+    /// South's legal moves in `b` (South to move, game not over) with the
+    /// positions they lead to, written to `out` (cleared first).
+    fn moves(b: &Self::Board, out: &mut Vec<(Move, Self::Board)>);
+    /// After a move of South's first turn: `None` when South moves again
+    /// and has a move, else South's final score for the turn (its captured
+    /// seeds, or its final score when the game is over).
+    fn turn_over(b: &Self::Board) -> Option<u32>;
+    /// South's captured seeds in `b` (the move order tries the best first).
+    fn south_captured(b: &Self::Board) -> u32;
+}
+
+/// The engine's positions under the rules `R`.
+#[derive(Debug)]
+pub struct Engine<R>(std::marker::PhantomData<R>);
+
+impl<R: Rules> TurnGame for Engine<R> {
+    type Board = Position;
+    type Key = [u8; MAX_PITS + 2];
+
+    fn key(b: &Position) -> Self::Key {
+        super::explorer::key(b)
+    }
+
+    fn moves(b: &Position, out: &mut Vec<(Move, Position)>) {
+        let mut moves = MoveList::new();
+        out.clear();
+        if R::generate(b, &mut moves).is_none() {
+            out.extend(moves);
+        }
+    }
+
+    fn turn_over(b: &Position) -> Option<u32> {
+        let score = R::outcome(b);
+        if b.to_move() != Side::South || score.is_some() {
+            return Some(u32::from(
+                score.map_or(b.captured(Side::South), |s| s[Side::South]),
+            ));
+        }
+        None
+    }
+
+    fn south_captured(b: &Position) -> u32 {
+        u32::from(b.captured(Side::South))
+    }
+}
+
+/// How to search.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// South's final score that wins.
+    pub need: u32,
+    /// Stop after this long (`None`: when the search ends).
+    pub time: Option<Duration>,
+    /// Most boards phase 2 may keep before it gives up.
+    pub max_boards: usize,
+}
+
+/// Live counters, readable while the search runs (for a progress display)
+/// and a flag that stops it.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Positions expanded.
+    pub nodes: AtomicU64,
+    /// Moves of the best winning turn found so far (0: none yet).
+    pub best: AtomicU64,
+    /// Turns of fewer moves than this are known not to win (phase 2's
+    /// layers done, plus one).
+    pub lower: AtomicU64,
+    /// Set to stop the search: it returns what it has found.
+    pub stop: AtomicBool,
+}
+
+/// A winning first turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening<B> {
+    /// South's moves.
+    pub moves: Vec<Move>,
+    /// The position after them.
+    pub after: B,
+    /// South's final score for the turn.
+    pub score: u32,
+}
+
+/// What the search found.
+#[derive(Clone, Debug)]
+pub struct Found<B> {
+    /// The shortest winning turn found (`None`: none found).
+    pub best: Option<Opening<B>>,
+    /// Whether it is proved: no shorter turn wins (with `best` `None`: no
+    /// turn wins).
+    pub proved: bool,
+    /// Every turn of fewer moves than this is known not to win.
+    pub lower: u32,
+    /// Positions expanded.
+    pub nodes: u64,
+    /// Seconds the search took.
+    pub seconds: f64,
+}
+
+impl<B> Found<B> {
+    /// The same result with the position after the opening mapped by `f`
+    /// (e.g. to its notation).
+    pub fn map<C>(self, f: impl FnOnce(&B) -> C) -> Found<C> {
+        Found {
+            best: self.best.map(|o| Opening {
+                after: f(&o.after),
+                moves: o.moves,
+                score: o.score,
+            }),
+            proved: self.proved,
+            lower: self.lower,
+            nodes: self.nodes,
+            seconds: self.seconds,
+        }
+    }
+}
+
+/// The search's shared state.
+struct Search<'a, G: TurnGame> {
+    options: &'a Options,
+    progress: &'a Progress,
+    start: Instant,
+    best: Option<Opening<G::Board>>,
+    stopped: bool,
+}
+
+impl<G: TurnGame> Search<'_, G> {
+    /// Counts a node, and every 1024 nodes checks the deadline and the
+    /// stop flag; true when the search must stop.
+    fn tick(&mut self) -> bool {
+        let n = self.progress.nodes.fetch_add(1, Ordering::Relaxed);
+        if n.is_multiple_of(1024) {
+            let late = self.options.time.is_some_and(|t| self.start.elapsed() >= t);
+            if late || self.progress.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    fn best_len(&self) -> usize {
+        self.best.as_ref().map_or(usize::MAX, |b| b.moves.len())
+    }
+
+    fn record(&mut self, moves: Vec<Move>, after: G::Board, score: u32) {
+        self.progress
+            .best
+            .store(moves.len() as u64, Ordering::Relaxed);
+        self.best = Some(Opening {
+            moves,
+            after,
+            score,
+        });
+    }
+
+    /// Phase 1; true when it explored every chain (its best is proved).
+    fn depth_first(&mut self, root: &G::Board, until: Option<Duration>, first_only: bool) -> bool {
+        struct Frame<B> {
+            children: Vec<(Move, B)>,
+        }
+        let mut seen: HashMap<G::Key, usize> = HashMap::new();
+        seen.insert(G::key(root), 0);
+        let mut path: Vec<Move> = Vec::new();
+        let mut stack: Vec<Frame<G::Board>> = Vec::new();
+        let mut moves = Vec::new();
+        // Expands `b` at `depth` moves: records wins, returns the chains to
+        // follow, best last (the stack pops from the end).
+        let expand = |s: &mut Self,
+                      b: &G::Board,
+                      path: &[Move],
+                      seen: &mut HashMap<G::Key, usize>,
+                      moves: &mut Vec<(Move, G::Board)>| {
+            G::moves(b, moves);
+            let depth = path.len();
+            let mut next = Vec::new();
+            for (m, c) in moves.drain(..) {
+                match G::turn_over(&c) {
+                    Some(score) => {
+                        if score >= s.options.need && depth + 1 < s.best_len() {
+                            let mut p = path.to_vec();
+                            p.push(m);
+                            s.record(p, c, score);
+                        }
+                    }
+                    None => {
+                        // A continuation needs at least one more move.
+                        if depth + 2 >= s.best_len() {
+                            continue;
+                        }
+                        let d = seen.entry(G::key(&c)).or_insert(usize::MAX);
+                        if *d <= depth + 1 {
+                            continue;
+                        }
+                        *d = depth + 1;
+                        next.push((m, c));
+                    }
+                }
+            }
+            next.sort_by_key(|(m, c)| (G::south_captured(c), *m));
+            next
+        };
+        let first = expand(self, root, &path, &mut seen, &mut moves);
+        stack.push(Frame { children: first });
+        while let Some(top) = stack.last_mut() {
+            let Some((m, c)) = top.children.pop() else {
+                stack.pop();
+                path.pop();
+                continue;
+            };
+            if self.tick() || until.is_some_and(|t| self.start.elapsed() >= t) {
+                return false;
+            }
+            if first_only && self.best.is_some() {
+                return false;
+            }
+            // Boards met again with fewer moves since they were queued.
+            if path.len() + 2 >= self.best_len() {
+                continue;
+            }
+            path.push(m);
+            let children = expand(self, &c, &path, &mut seen, &mut moves);
+            stack.push(Frame { children });
+        }
+        true
+    }
+
+    /// Phase 2; true when it proved its result.
+    fn breadth_first(&mut self, root: &G::Board) -> bool {
+        // Per layer: the boards, and for each its parent's index in the
+        // layer before and the move from it.
+        let mut layers: Vec<Vec<(u32, Move)>> = Vec::new();
+        let mut layer: Vec<G::Board> = vec![root.clone()];
+        let mut seen: HashSet<G::Key> = HashSet::new();
+        seen.insert(G::key(root));
+        let mut moves = Vec::new();
+        let mut depth = 0;
+        loop {
+            self.progress
+                .lower
+                .store(depth as u64 + 1, Ordering::Relaxed);
+            if depth + 1 >= self.best_len() {
+                return true;
+            }
+            let mut next = Vec::new();
+            let mut links = Vec::new();
+            for (i, b) in layer.iter().enumerate() {
+                if self.tick() {
+                    return false;
+                }
+                G::moves(b, &mut moves);
+                for (m, c) in moves.drain(..) {
+                    match G::turn_over(&c) {
+                        Some(score) if score >= self.options.need => {
+                            // The first win of the first layer with one.
+                            let mut p = vec![m];
+                            let mut at = i;
+                            for l in layers.iter().rev() {
+                                let (parent, mv) = l[at];
+                                p.push(mv);
+                                at = parent as usize;
+                            }
+                            p.reverse();
+                            self.record(p, c, score);
+                            return true;
+                        }
+                        Some(_) => {}
+                        None => {
+                            if seen.insert(G::key(&c)) {
+                                next.push(c);
+                                links.push((i as u32, m));
+                            }
+                        }
+                    }
+                }
+            }
+            if seen.len() > self.options.max_boards {
+                return false;
+            }
+            if next.is_empty() {
+                // Every chain ended: nothing (shorter than the best) wins.
+                return true;
+            }
+            layers.push(links);
+            layer = next;
+            depth += 1;
+        }
+    }
+}
+
+/// Searches for a winning first turn of the fewest moves from `root`
+/// (South to move, game not over), anytime: see the module doc.
+pub fn shortest<G: TurnGame>(
+    root: &G::Board,
+    options: &Options,
+    progress: &Progress,
+) -> Found<G::Board> {
+    let mut s = Search::<G> {
+        options,
+        progress,
+        start: Instant::now(),
+        best: None,
+        stopped: false,
+    };
+    let mut proved = s.depth_first(root, options.time.map(|t| t / 4), true);
+    if !proved && !s.stopped {
+        proved = s.breadth_first(root);
+        if !proved && !s.stopped {
+            // Phase 2 ran out of room: back to branch and bound, improving
+            // the best until the deadline (proved if it sees every chain).
+            proved = s.depth_first(root, options.time, false);
+        }
+    }
+    let lower = if proved {
+        s.best.as_ref().map_or(u32::MAX, |b| b.moves.len() as u32)
+    } else {
+        progress.lower.load(Ordering::Relaxed) as u32
+    };
+    Found {
+        best: s.best,
+        proved,
+        lower,
+        nodes: progress.nodes.load(Ordering::Relaxed),
+        seconds: s.start.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Dakon;
+
+    fn run(n: usize, need: u32) -> Found<Position> {
+        let options = Options {
+            need,
+            time: None,
+            max_boards: 1 << 24,
+        };
+        shortest::<Engine<Dakon>>(&Position::start(n, n), &options, &Progress::default())
+    }
+
+    #[test]
+    fn dakon_3_has_no_strong_opening() {
+        // 18 seeds, strong: 15 (rules.md; Donkers et al.: none for Dakon-3).
+        let f = run(3, 15);
+        assert!(f.proved && f.best.is_none());
+    }
+
+    #[test]
+    fn dakon_4_majority_is_six_moves() {
+        // data/openings.md: shortest majority opening of dakon:4x4 is 6.
+        let f = run(4, 17);
+        assert!(f.proved);
+        assert_eq!(f.best.unwrap().moves.len(), 6);
+    }
+}
