@@ -183,3 +183,24 @@ fn bad_requests_are_refused() {
         assert!(!out.stderr.is_empty(), "{args:?}");
     }
 }
+
+/// The winning opening of Dakon-8 found by players of the Maldives, as
+/// van den Herik, Uiterwijk and van Rijswijck (2002, section 2.2.3) quote
+/// it from Donkers, de Voogt and Uiterwijk (2000): 93 moves, after which
+/// "there are only three stones left in the opponent's holes".
+const MALDIVES: &str = "1 8 8 6 4 6 2 3 7 4 5 1 8 8 3 8 4 8 7 8 5 2 7 8 6 5 6 3 7 4 5 2 5 8 8 6 8 3 8 5 8 7 4 8 7 8 7 8 8 6 8 7 8 4 8 6 8 3 8 6 8 5 8 6 1 8 7 8 5 8 4 6 7 8 8 5 6 8 3 8 1 8 7 8 2 8 6 8 5 8 6 8 3";
+
+#[test]
+fn the_maldives_opening_leaves_three_seeds_to_north() {
+    let moves: Vec<&str> = MALDIVES.split(' ').collect();
+    assert_eq!(moves.len(), 93);
+    let (score, after) = replay("dakon:8x8", &moves);
+    // Three seeds left on North's row (the paper says nothing of South's),
+    // and at least 2n^2 - n = 120 captured, as the paper's criterion asks.
+    let p = plain::parse_pos(&after);
+    assert_eq!(p.pits[8..].iter().sum::<u32>(), 3, "{after}");
+    assert!(score >= need(8, 8, true), "{after}");
+    let mut apply = vec!["apply", "--game", "dakon:8x8"];
+    apply.extend(&moves);
+    assert_eq!(common::ok(&apply).trim_end(), after);
+}
