@@ -6,8 +6,9 @@
 //! extra move captures or stores at least one seed, so every chain ends;
 //! and whether a turn wins depends only on South's final score. The search
 //! sees a game only through [`TurnGame`], so it runs on any board type
-//! that can list South's moves (the engine's [`Position`] under any
-//! [`Rules`], or a wider board).
+//! that can list South's moves: the engine's [`Position`] under any
+//! [`Rules`] ([`Engine`]), or Dakon's wide boards ([`Wide`]).
+//! [`for_each_winning`] lists every winning turn through the same trait.
 //!
 //! **Method.** Two phases share one deadline and one stop flag:
 //!
@@ -33,9 +34,11 @@
 //! entry per board it reaches, phase 2 one per board of its layers; when
 //! phase 2 passes `max_boards`, it stops (the result is then not proved).
 
+use super::{Count, Wins};
 use crate::games::{Move, MoveList, Rules};
 use crate::position::{Position, MAX_PITS};
 use crate::side::Side;
+use crate::wide::{WideDakon, WidePosition};
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -95,6 +98,80 @@ impl<R: Rules> TurnGame for Engine<R> {
     fn south_captured(b: &Position) -> u32 {
         u32::from(b.captured(Side::South))
     }
+}
+
+/// Dakon on the wide boards of [`crate::wide`].
+#[derive(Debug)]
+pub struct Wide;
+
+impl TurnGame for Wide {
+    type Board = WidePosition;
+    type Key = WidePosition;
+
+    fn key(b: &WidePosition) -> WidePosition {
+        *b
+    }
+
+    fn moves(b: &WidePosition, out: &mut Vec<(Move, WidePosition)>) {
+        out.clear();
+        if let Ok(moves) = WideDakon::moves(b) {
+            out.extend(moves);
+        }
+    }
+
+    fn turn_over(b: &WidePosition) -> Option<u32> {
+        let score = WideDakon::outcome(b);
+        if b.to_move() != Side::South || score.is_some() {
+            return Some(score.map_or(b.captured(Side::South), |s| s[Side::South]));
+        }
+        None
+    }
+
+    fn south_captured(b: &WidePosition) -> u32 {
+        b.captured(Side::South)
+    }
+}
+
+/// Calls `visit(moves, position after)` for every first turn from `root`
+/// (South to move, game not over) whose final score for South is at least
+/// `need`, in increasing order of the move sequences, and returns how many
+/// first turns there are and the winning ones: the listing of
+/// [`super::Explorer::for_each_winning`] for any [`TurnGame`] (one walk,
+/// no memo: for boards whose turns can be listed at all).
+pub fn for_each_winning<G: TurnGame>(
+    root: &G::Board,
+    need: u32,
+    visit: &mut dyn FnMut(&[Move], &G::Board),
+) -> (Count, Wins) {
+    fn walk<G: TurnGame>(
+        b: &G::Board,
+        need: u32,
+        path: &mut Vec<Move>,
+        out: &mut (Count, Wins),
+        visit: &mut dyn FnMut(&[Move], &G::Board),
+    ) {
+        let mut moves = Vec::new();
+        G::moves(b, &mut moves);
+        for (m, c) in moves {
+            path.push(m);
+            match G::turn_over(&c) {
+                None => walk::<G>(&c, need, path, out, visit),
+                Some(score) => {
+                    out.0.add(&Count::from(1));
+                    if score >= need {
+                        out.1.one(path.len() as u32);
+                        visit(path, &c);
+                    }
+                }
+            }
+            path.pop();
+        }
+    }
+    let mut out = (Count::from(0), Wins::default());
+    if G::turn_over(root).is_none() {
+        walk::<G>(root, need, &mut Vec::new(), &mut out, visit);
+    }
+    out
 }
 
 /// How to search.

@@ -95,7 +95,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "--stop-after needs --count or --shortest".into(),
         ));
     }
-    let (variant, pos) = args.game.resolve()?;
+    let (variant, pos) = match args.game.resolve_any()? {
+        super::Resolved::Narrow(v, p) => (v, p),
+        super::Resolved::Wide(v, p) => return wide(args, &v, &p, out),
+    };
     if pos.to_move() != Side::South {
         return Err(CliError::Openings(
             "a first turn is South's: the position must have South to move".into(),
@@ -431,5 +434,90 @@ fn report_partial(args: &Args, p: &Partial, out: &mut dyn Write) -> Result<(), C
             left
         )?;
     }
+    Ok(())
+}
+
+/// [`run`] on a wide Dakon board: `--shortest`, or the listing (one walk
+/// over every first turn: for boards where that ends).
+fn wide(
+    args: &Args,
+    variant: &mancala::wide::WideDakon,
+    pos: &mancala::wide::WidePosition,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    use mancala::wide::WideDakon;
+    if args.count || args.both || args.checkpoint.is_some() {
+        return Err(CliError::Openings(format!(
+            "on {variant}, beyond the engine's limits, openings lists or searches (--shortest) \
+             but does not count (--count, --both, --checkpoint)"
+        )));
+    }
+    if pos.to_move() != Side::South {
+        return Err(CliError::Openings(
+            "a first turn is South's: the position must have South to move".into(),
+        ));
+    }
+    if WideDakon::outcome(pos).is_some() {
+        return Err(CliError::Openings(
+            "the game is over in that position".into(),
+        ));
+    }
+    let criterion = if args.strong {
+        Criterion::Strong
+    } else {
+        Criterion::Majority
+    };
+    let need = criterion.threshold(pos.total_seeds() as usize, variant.s());
+    let show = {
+        use std::io::IsTerminal;
+        !args.quiet && std::io::stderr().is_terminal()
+    };
+    if args.shortest {
+        let found =
+            super::shortest::search::<shortest::Wide>(pos, need, args.stop_after, args.quiet, show)
+                .map(|b| b.to_string());
+        return super::shortest::print(
+            args.json,
+            &variant.to_string(),
+            &pos.to_string(),
+            criterion,
+            &found,
+            out,
+        );
+    }
+    let mut listed = Vec::new();
+    let mut result = Ok(());
+    let (turns, wins) =
+        shortest::for_each_winning::<shortest::Wide>(pos, need as u32, &mut |moves, after| {
+            let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+            if args.json {
+                listed.push(serde_json::json!({"moves": moves, "position": after.to_string()}));
+            } else if result.is_ok() {
+                result = writeln!(out, "{}\t{after}", moves.join(" "));
+            }
+        });
+    result?;
+    if args.json {
+        let doc = serde_json::json!({
+            "game": variant.to_string(),
+            "position": pos.to_string(),
+            "criterion": if args.strong { "strong" } else { "majority" },
+            "winning": wins.winning.to_string(),
+            "turns": turns.to_string(),
+            "shortest": wins.shortest,
+            "longest": wins.longest,
+            "openings": listed,
+        });
+        out.write_all(super::json::line(&doc).as_bytes())?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "# winning {} of {} first turns, shortest {}, longest {}",
+        wins.winning,
+        turns,
+        length(wins.shortest),
+        length(wins.longest)
+    )?;
     Ok(())
 }
