@@ -18,16 +18,23 @@
 //!    board met again with as many moves or more. Each winning turn it
 //!    finds becomes the best, and from then on only shorter turns are
 //!    followed (branch and bound). It stops at its first winning turn, or
-//!    after a quarter of the time (when there is a deadline), or when it
-//!    has seen every chain: then its best is proved shortest (or no turn
-//!    wins), since a board is skipped only when it was already explored
-//!    with at least as many moves left.
+//!    after an eighth of the time (when there is a deadline) or
+//!    `DFS_FIRST_NODES` positions, or when it has seen every chain: then
+//!    its best is proved shortest (or no turn wins), since a board is
+//!    skipped only when it was already explored with at least as many
+//!    moves left. Without a winning turn yet, *beams* follow: layer by
+//!    layer, only the `w` boards with the most seeds captured go on, for
+//!    `w` = 16, 64, 256, ... until one finds a winning turn or a third of
+//!    the time has passed (on large boards the depth-first walk loses
+//!    itself in early mistakes; a beam keeps the most promising chains).
 //! 2. *Breadth-first, exact.* Layer `k` holds the distinct boards reached
 //!    by `k` extra moves. The first layer with a winning move gives a
 //!    shortest turn; when the layers reach the best length of phase 1
 //!    without a win, that best is proved. A board met in an earlier layer
 //!    is not kept again: the same board with South to move has the same
-//!    continuations, and reaching it later only makes them longer.
+//!    continuations, and reaching it later only makes them longer. If the
+//!    layers outgrow `max_boards`, the branch and bound of phase 1 goes
+//!    on from the best found until the deadline.
 //!
 //! A board is keyed by the whole position (pits and captured seeds), so no
 //! two different positions are ever merged. Memory: phase 1 keeps one
@@ -63,6 +70,17 @@ pub trait TurnGame {
     fn turn_over(b: &Self::Board) -> Option<u32>;
     /// South's captured seeds in `b` (the move order tries the best first).
     fn south_captured(b: &Self::Board) -> u32;
+    /// South's pits whose seeds reach exactly South's store (pit `k` of
+    /// `n` holding `n - k + 1`): moves that surely give another move in a
+    /// game that sows into stores. Only a guide for the beams.
+    fn ready(b: &Self::Board) -> u32;
+}
+
+/// The pits of `row` (pit 1 first) holding exactly their distance to the
+/// store at the row's end.
+fn ready_pits(row: impl ExactSizeIterator<Item = u32>) -> u32 {
+    let n = row.len() as u32;
+    row.enumerate().filter(|&(k, c)| c == n - k as u32).count() as u32
 }
 
 /// The engine's positions under the rules `R`.
@@ -98,6 +116,10 @@ impl<R: Rules> TurnGame for Engine<R> {
     fn south_captured(b: &Position) -> u32 {
         u32::from(b.captured(Side::South))
     }
+
+    fn ready(b: &Position) -> u32 {
+        ready_pits(b.row(Side::South).iter().map(|&c| u32::from(c)))
+    }
 }
 
 /// Dakon on the wide boards of [`crate::wide`].
@@ -129,6 +151,10 @@ impl TurnGame for Wide {
 
     fn south_captured(b: &WidePosition) -> u32 {
         b.captured(Side::South)
+    }
+
+    fn ready(b: &WidePosition) -> u32 {
+        ready_pits(b.row(Side::South).iter().map(|&c| u32::from(c)))
     }
 }
 
@@ -173,6 +199,17 @@ pub fn for_each_winning<G: TurnGame>(
     }
     out
 }
+
+/// Positions the first depth-first walk expands before the beams take
+/// over (when it has found no winning turn).
+const DFS_FIRST_NODES: u64 = 2_000_000;
+
+/// What a ready pit (see [`TurnGame::ready`]) is worth to the beams, in
+/// seeds captured.
+const BEAM_READY: u32 = 2;
+
+/// Widest beam tried.
+const MAX_BEAM: usize = 1 << 18;
 
 /// How to search.
 #[derive(Clone, Debug)]
@@ -284,7 +321,14 @@ impl<G: TurnGame> Search<'_, G> {
     }
 
     /// Phase 1; true when it explored every chain (its best is proved).
-    fn depth_first(&mut self, root: &G::Board, until: Option<Duration>, first_only: bool) -> bool {
+    fn depth_first(
+        &mut self,
+        root: &G::Board,
+        until: Option<Duration>,
+        first_only: bool,
+        max_nodes: u64,
+    ) -> bool {
+        let nodes_at_start = self.progress.nodes.load(Ordering::Relaxed);
         struct Frame<B> {
             children: Vec<(Move, B)>,
         }
@@ -340,7 +384,10 @@ impl<G: TurnGame> Search<'_, G> {
             if self.tick() || until.is_some_and(|t| self.start.elapsed() >= t) {
                 return false;
             }
-            if first_only && self.best.is_some() {
+            if first_only
+                && (self.best.is_some()
+                    || self.progress.nodes.load(Ordering::Relaxed) - nodes_at_start >= max_nodes)
+            {
                 return false;
             }
             // Boards met again with fewer moves since they were queued.
@@ -352,6 +399,57 @@ impl<G: TurnGame> Search<'_, G> {
             stack.push(Frame { children });
         }
         true
+    }
+
+    /// Beam search of width `width`: layer by layer, only the `width`
+    /// boards with the most seeds captured go on (distinct boards; ties
+    /// broken by the move order). Records every improvement it meets; true
+    /// when it found a winning turn.
+    fn beam(&mut self, root: &G::Board, width: usize, until: Option<Duration>) -> bool {
+        let mut layers: Vec<Vec<(u32, Move)>> = Vec::new();
+        let mut layer: Vec<G::Board> = vec![root.clone()];
+        let mut moves = Vec::new();
+        let mut found = false;
+        while !layer.is_empty() && layers.len() + 1 < self.best_len() {
+            let mut seen: HashSet<G::Key> = HashSet::new();
+            let mut next: Vec<(u32, u32, Move, G::Board)> = Vec::new();
+            for (i, b) in layer.iter().enumerate() {
+                if self.tick() || until.is_some_and(|t| self.start.elapsed() >= t) {
+                    return found;
+                }
+                G::moves(b, &mut moves);
+                for (m, c) in moves.drain(..) {
+                    match G::turn_over(&c) {
+                        Some(score) if score >= self.options.need => {
+                            if layers.len() + 1 < self.best_len() {
+                                let mut p = vec![m];
+                                let mut at = i;
+                                for l in layers.iter().rev() {
+                                    let (parent, mv) = l[at];
+                                    p.push(mv);
+                                    at = parent as usize;
+                                }
+                                p.reverse();
+                                self.record(p, c, score);
+                                found = true;
+                            }
+                        }
+                        Some(_) => {}
+                        None => {
+                            if seen.insert(G::key(&c)) {
+                                let rank = G::south_captured(&c) + BEAM_READY * G::ready(&c);
+                                next.push((rank, i as u32, m, c));
+                            }
+                        }
+                    }
+                }
+            }
+            next.sort_by(|a, b| b.0.cmp(&a.0));
+            next.truncate(width);
+            layers.push(next.iter().map(|(_, i, m, _)| (*i, *m)).collect());
+            layer = next.into_iter().map(|(_, _, _, c)| c).collect();
+        }
+        found
     }
 
     /// Phase 2; true when it proved its result.
@@ -431,13 +529,27 @@ pub fn shortest<G: TurnGame>(
         best: None,
         stopped: false,
     };
-    let mut proved = s.depth_first(root, options.time.map(|t| t / 4), true);
+    // Phase 1: depth-first, then beams of growing width, until a first
+    // winning turn (or an eighth, then a third, of the time).
+    let mut proved = s.depth_first(root, options.time.map(|t| t / 8), true, DFS_FIRST_NODES);
+    if !proved && !s.stopped && s.best.is_none() {
+        let until = options.time.map(|t| t / 3);
+        let mut width = 16;
+        while width <= MAX_BEAM && !s.stopped && !until.is_some_and(|t| s.start.elapsed() >= t) {
+            if s.beam(root, width, until) {
+                break;
+            }
+            width *= 4;
+        }
+        s.stopped = s.progress.stop.load(Ordering::Relaxed)
+            || options.time.is_some_and(|t| s.start.elapsed() >= t);
+    }
     if !proved && !s.stopped {
         proved = s.breadth_first(root);
         if !proved && !s.stopped {
             // Phase 2 ran out of room: back to branch and bound, improving
             // the best until the deadline (proved if it sees every chain).
-            proved = s.depth_first(root, options.time, false);
+            proved = s.depth_first(root, options.time, false, u64::MAX);
         }
     }
     let lower = if proved {
