@@ -444,7 +444,7 @@ impl<G: TurnGame> Search<'_, G> {
                     }
                 }
             }
-            next.sort_by(|a, b| b.0.cmp(&a.0));
+            next.sort_by_key(|a| std::cmp::Reverse(a.0));
             next.truncate(width);
             layers.push(next.iter().map(|(_, i, m, _)| (*i, *m)).collect());
             layer = next.into_iter().map(|(_, _, _, c)| c).collect();
@@ -535,7 +535,7 @@ pub fn shortest<G: TurnGame>(
     if !proved && !s.stopped && s.best.is_none() {
         let until = options.time.map(|t| t / 3);
         let mut width = 16;
-        while width <= MAX_BEAM && !s.stopped && !until.is_some_and(|t| s.start.elapsed() >= t) {
+        while width <= MAX_BEAM && !s.stopped && until.is_none_or(|t| s.start.elapsed() < t) {
             if s.beam(root, width, until) {
                 break;
             }
