@@ -7,16 +7,21 @@
 # data/openings.csv where there are some.
 #
 #   scripts/dakon-openings.sh [--stop-after SECS] [FROM [TO]]
+#   scripts/dakon-openings.sh --md-only [--stop-after SECS]
+#                                  (the report again from the CSV)
 #
-# (defaults: 15 s a search, N from 3 to 32). Needs jq. In the CSV, the
+# (defaults: 15 s a search, N from 3 to 32). Notes written by hand below
+# the line `<!-- notes -->` of the old report are kept. Needs jq. In the CSV, the
 # position after the opening (it holds commas) is the last field, quoted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=15
 sizes=()
+md_only=false
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --stop-after) secs="$2"; shift 2 ;;
+    --md-only) md_only=true; shift ;;
     *) sizes+=("$1"); shift ;;
   esac
 done
@@ -25,6 +30,10 @@ to=${sizes[1]:-32}
 cargo build --release --quiet
 bin=${CARGO_TARGET_DIR:-target}/release/mancala
 csv=data/dakon-openings.csv
+if [[ $md_only == true ]]; then
+  from=1
+  to=0
+else
 echo "game,n,criterion,found,length,proved,score,seconds,known_winning,known_first_turns,known_shortest,moves,after" > "$csv"
 for ((n = from; n <= to; n++)); do
   game="dakon:${n}x${n}"
@@ -41,6 +50,11 @@ for ((n = from; n <= to; n++)); do
     echo "$game $crit: $(tail -1 "$csv" | cut -d, -f4-8)" >&2
   done
 done
+fi
+notes=""
+if [[ -f data/dakon-openings.md ]]; then
+  notes=$(sed -n '/^<!-- notes -->$/,$p' data/dakon-openings.md)
+fi
 {
   cat <<HEAD
 # Dakon's shortest winning openings, dakon:3x3 to dakon:32x32
@@ -77,4 +91,8 @@ HEAD
     fi
     echo "| $g | $c | $found | $len | $score | $value | $s | ${kw:--} | ${ks:--} |"
   done
+  if [[ -n $notes ]]; then
+    echo
+    echo "$notes"
+  fi
 } > data/dakon-openings.md
