@@ -588,6 +588,22 @@ mod tests {
     }
 
     #[test]
+    fn wide_boards_give_the_same_lengths() {
+        // data/openings.md: dakon:5x5 strong 24, majority 7.
+        let options = |need| Options {
+            need,
+            time: None,
+            max_boards: 1 << 24,
+        };
+        let start = WideDakon::new(5, 5).unwrap().start();
+        for (need, len) in [(45, 24), (26, 7)] {
+            let f = shortest::<Wide>(&start, &options(need), &Progress::default());
+            assert!(f.proved);
+            assert_eq!(f.best.unwrap().moves.len(), len);
+        }
+    }
+
+    #[test]
     fn dakon_4_majority_is_six_moves() {
         // data/openings.md: shortest majority opening of dakon:4x4 is 6.
         let f = run(4, 17);
