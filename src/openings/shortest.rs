@@ -206,7 +206,7 @@ const DFS_FIRST_NODES: u64 = 2_000_000;
 
 /// What a ready pit (see [`TurnGame::ready`]) is worth to the beams, in
 /// seeds captured.
-const BEAM_READY: u32 = 8;
+const BEAM_READY: u32 = 2;
 
 /// Widest beam tried.
 const MAX_BEAM: usize = 1 << 18;
