@@ -15,34 +15,48 @@
 //!          1     2     3     4     5     6     South  <- to move
 //! ```
 
-use crate::position::Position;
+use crate::position::{Position, Setup};
 use crate::side::Side;
 use crate::variant::Variant;
+use crate::wide::{WideDakon, WidePosition};
 use std::fmt::Write;
 
 /// Draws `pos` of `variant` as text lines (see the module docs).
 pub fn draw(variant: &Variant, pos: &Position) -> String {
-    let n = pos.n();
+    let title = if variant.is_sized() {
+        variant.to_string()
+    } else {
+        variant.game().to_string()
+    };
+    draw_setup(&title, variant.game().has_stores(), &pos.to_setup())
+}
+
+/// Draws a wide Dakon position (see the module docs).
+pub fn draw_wide(variant: &WideDakon, pos: &WidePosition) -> String {
+    draw_setup(&variant.to_string(), true, &pos.to_setup())
+}
+
+/// Draws a position given as a setup (rows of equal length), under the
+/// title `title`.
+fn draw_setup(title: &str, has_stores: bool, pos: &Setup) -> String {
+    let n = pos.south.len();
     let width = pos
-        .board()
+        .south
         .iter()
+        .chain(&pos.north)
         .map(|c| c.to_string().len())
         .max()
         .unwrap_or(1)
         .max(3);
     let cell = width + 2; // one cell: a space, the count, a space
-    let label = if variant.game().has_stores() {
-        "store"
-    } else {
-        "captured"
-    };
-    let caps = [pos.captured(Side::North), pos.captured(Side::South)].map(|c| c.to_string());
+    let label = if has_stores { "store" } else { "captured" };
+    let caps = [pos.captured.north, pos.captured.south].map(|c| c.to_string());
     let margin = caps.iter().map(|c| c.len()).max().unwrap_or(1) + 3;
     let mut out = String::new();
     let pad = " ".repeat(margin);
     let rule = format!("{pad}+{}", format!("{}+", "-".repeat(cell)).repeat(n));
     let marker = |side: Side| {
-        if pos.to_move() == side {
+        if pos.to_move == side {
             "  <- to move"
         } else {
             ""
@@ -57,14 +71,8 @@ pub fn draw(variant: &Variant, pos: &Position) -> String {
     };
     let _ = writeln!(
         out,
-        "{}  North {label} {}, South {label} {}",
-        if variant.is_sized() {
-            variant.to_string()
-        } else {
-            variant.game().to_string()
-        },
-        caps[0],
-        caps[1]
+        "{title}  North {label} {}, South {label} {}",
+        caps[0], caps[1]
     );
     let _ = writeln!(
         out,
@@ -75,8 +83,10 @@ pub fn draw(variant: &Variant, pos: &Position) -> String {
     let _ = writeln!(out, "{rule}");
     let row = |side: Side, rev: bool| {
         let mut s = format!("{pad}|");
-        let r = pos.row(side);
-        let mut cells: Vec<u8> = r.to_vec();
+        let mut cells: Vec<u32> = match side {
+            Side::South => pos.south.clone(),
+            Side::North => pos.north.clone(),
+        };
         if rev {
             cells.reverse();
         }

@@ -29,6 +29,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod atomic_file;
+pub(crate) mod board;
 pub mod checksum;
 pub mod db;
 pub mod draw;
@@ -45,6 +46,7 @@ pub mod search;
 pub mod side;
 pub mod svg;
 pub mod variant;
+pub mod wide;
 
 pub use games::{Game, Move, MoveError, MoveList, Rules, Score};
 pub use notation::NotationError;

@@ -11,6 +11,9 @@ use thiserror::Error;
 
 /// Largest number of pits per row the engine supports.
 pub const MAX_N: usize = 16;
+/// Largest number of pits per row of any board: the wide boards of
+/// [`crate::wide`] go this far (and move numbers with them).
+pub const WIDE_MAX_N: usize = 32;
 /// Size of the fixed pit array: both rows of the largest board.
 pub const MAX_PITS: usize = 2 * MAX_N;
 /// Largest number of seeds in a position (board and captured together):

@@ -185,11 +185,18 @@ fn game_size_with_more_than_255_seeds_is_rejected() {
         "akon:7x19",
         "djenon-abe:6x22",
         "anywoli:12x11",
-        "dakon:7x19",
         "kalah:128x1",
     ] {
         bad_game(g);
     }
+    // Dakon goes beyond (wide boards, up to 32 pits a row and 65,535
+    // seeds) in moves, apply, show and openings, but not in solve.
+    for g in ["dakon:33x1", "dakon:32x1024", "dakon:0x5"] {
+        bad_game(g);
+    }
+    assert_bad(&["moves", "--game", "dakon:7x19", "--position", KALAH_START]);
+    assert_bad(&["solve", "--game", "dakon:7x19"]);
+    assert_bad(&["openings", "--game", "dakon:7x19", "--count"]);
 }
 
 // ---------------------------------------------------------------- position

@@ -1,7 +1,7 @@
 //! The library's layers, enforced: every module may use only modules of its
 //! own layer or a lower one, so dependencies point one way:
 //!
-//! 0. rules: `side`, `position`, `notation`, `games` (with the gain
+//! 0. rules: `side`, `position`, `board`, `wide`, `notation`, `games` (with the gain
 //!    arithmetic), `variant`, `perft`, and the low-level `mem`,
 //!    `atomic_file` and `checksum`;
 //! 1. keys and indexes: `index`, `packed`;
@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 fn layer(module: &str) -> usize {
     let parts: Vec<&str> = module.split("::").collect();
     match parts.as_slice() {
-        ["side" | "position" | "notation" | "games" | "variant" | "perft" | "mem"
-        | "atomic_file" | "checksum" | "dispatch" | "__games_registry", ..] => 0,
+        ["side" | "position" | "board" | "wide" | "notation" | "games" | "variant" | "perft"
+        | "mem" | "atomic_file" | "checksum" | "dispatch" | "__games_registry", ..] => 0,
         ["index" | "packed", ..] => 1,
         ["db", "file" | "probe", ..] | ["db"] => 2,
         ["search", ..] => 3,

@@ -14,10 +14,17 @@
 //!
 //! Every lap that wraps round the ring drops a seed into the own store, so a
 //! Dakon sowing always ends; the lap guard is kept as a safety net.
+//!
+//! The sowing (`sow`) and the end of the game (`taker`) are written
+//! once, generic over the crate's board trait (`board.rs`), and run on the
+//! engine's [`Position`] (the [`Rules`] implementation) and on the wide
+//! boards of [`crate::wide`]; instantiated for [`Position`], the generic sowing
+//! compiles to the same byte operations as a sowing written for it.
 
-use super::relay::LapGuard;
 use super::{board_to, captured, push_sowings, MoveList, Rules, Score};
+use crate::board::Board;
 use crate::position::Position;
+use crate::side::Side;
 
 /// The rules of Dakon.
 #[derive(Clone, Copy, Debug, Default)]
@@ -31,90 +38,104 @@ impl Rules for Dakon {
     const REFUSAL: &'static str = "Dakon refuses no move with seeds";
 
     fn sow(p: &mut Position, pit: usize) -> bool {
-        let n = p.n();
-        let me = p.to_move;
-        let own = me.base(n);
-        let opp = me.other().base(n);
-        let ring = 2 * n + 1;
-        // Ring places relative to the mover: 0..n own pits, n the own
-        // store, n+1..=2n the opponent's pits.
-        let mut place = pit;
-        let mut hand = p.pits[own + pit];
-        p.pits[own + pit] = 0;
-        let mut guard = LapGuard::new();
-        loop {
-            while hand > 0 {
-                place += 1;
-                if place == ring {
-                    place = 0;
-                }
-                if place < n {
-                    p.pits[own + place] += 1;
-                } else if place == n {
-                    p.captured[me.index()] += 1;
-                } else {
-                    p.pits[opp + place - n - 1] += 1;
-                }
-                hand -= 1;
-            }
-            if place == n {
-                // Extra move.
-                return true;
-            }
-            let abs = if place < n {
-                own + place
-            } else {
-                opp + place - n - 1
-            };
-            if p.pits[abs] >= 2 {
-                if guard.repeats(&p.pits, place) {
-                    return false;
-                }
-                hand = p.pits[abs];
-                p.pits[abs] = 0;
-                continue;
-            }
-            if place < n {
-                // Nembak.
-                let facing = 2 * n - 1 - abs;
-                p.captured[me.index()] += p.pits[facing];
-                p.pits[facing] = 0;
-            } else {
-                // Mikul.
-                let k = place - n - 1;
-                if k >= 1 && k + 1 < n {
-                    let (a, b) = (p.pits[abs - 1], p.pits[abs + 1]);
-                    if a == b && a > 0 {
-                        p.captured[me.index()] += a + b + 1;
-                        p.pits[abs - 1] = 0;
-                        p.pits[abs] = 0;
-                        p.pits[abs + 1] = 0;
-                    }
-                }
-            }
-            p.to_move = me.other();
-            return true;
-        }
+        sow(p, pit)
     }
 
     #[inline]
     fn outcome(pos: &Position) -> Option<Score> {
-        // Every Dakon sowing ends, so a mover with seeds has a move.
-        let me = pos.to_move;
-        pos.row_is_empty(me).then(|| board_to(pos, me.other()))
+        taker(pos).map(|t| board_to(pos, t))
     }
 
     fn generate(pos: &Position, moves: &mut MoveList) -> Option<Score> {
         moves.clear();
-        let me = pos.to_move;
-        if pos.row_is_empty(me) {
-            return Some(board_to(pos, me.other()));
+        if let Some(t) = taker(pos) {
+            return Some(board_to(pos, t));
         }
         push_sowings::<Dakon>(pos, moves);
         if moves.is_empty() {
             return Some(captured(pos));
         }
         None
+    }
+}
+
+/// The end of the game: when the player to move has no seeds in his pits,
+/// the player who takes the seeds left on the board (the opponent). Every
+/// Dakon sowing ends, so a mover with seeds has a move.
+#[inline]
+pub(crate) fn taker<B: Board>(p: &B) -> Option<Side> {
+    let me = p.to_move();
+    p.row_empty(me).then(|| me.other())
+}
+
+/// Sows pit `pit` (0-based) of the side to move on any `Board`, with
+/// every capture of the move, choosing who moves next: the rules of
+/// Dakon's move, written once for every board type. Returns `false` when
+/// the sowing would go on forever (never in Dakon, see the module doc;
+/// the board's guard is a safety net). The pit must not be empty.
+#[inline]
+pub(crate) fn sow<B: Board>(p: &mut B, pit: usize) -> bool {
+    let n = p.n();
+    let me = p.to_move();
+    let own = me.base(n);
+    let opp = me.other().base(n);
+    let ring = 2 * n + 1;
+    // Ring places relative to the mover: 0..n own pits, n the own
+    // store, n+1..=2n the opponent's pits.
+    let mut place = pit;
+    let mut hand = p.take(own + pit);
+    let mut guard = B::guard();
+    loop {
+        while hand > 0 {
+            place += 1;
+            if place == ring {
+                place = 0;
+            }
+            if place < n {
+                p.add_one(own + place);
+            } else if place == n {
+                p.capture_seeds(me, 1);
+            } else {
+                p.add_one(opp + place - n - 1);
+            }
+            hand -= 1;
+        }
+        if place == n {
+            // Extra move.
+            return true;
+        }
+        let abs = if place < n {
+            own + place
+        } else {
+            opp + place - n - 1
+        };
+        if p.get(abs) >= 2 {
+            if p.repeats(&mut guard, place) {
+                return false;
+            }
+            hand = p.take(abs);
+            continue;
+        }
+        if place < n {
+            // Nembak.
+            let facing = 2 * n - 1 - abs;
+            let taken = p.take(facing);
+            p.capture_seeds(me, taken);
+        } else {
+            // Mikul.
+            let k = place - n - 1;
+            if k >= 1 && k + 1 < n {
+                let (a, b) = (p.get(abs - 1), p.get(abs + 1));
+                if a == b && a > 0 {
+                    p.take(abs - 1);
+                    p.take(abs);
+                    p.take(abs + 1);
+                    p.capture_seeds(me, a + b + 1);
+                }
+            }
+        }
+        p.set_to_move(me.other());
+        return true;
     }
 }
 

@@ -22,7 +22,7 @@ pub(crate) mod unmoves;
 // The built-in games' modules and types, and the `Game` enum.
 crate::__games_registry!(define());
 
-use crate::position::{Position, MAX_N};
+use crate::position::{Position, MAX_N, WIDE_MAX_N};
 use crate::side::{ByPlayer, Side};
 use arrayvec::ArrayVec;
 use std::fmt;
@@ -51,7 +51,9 @@ impl fmt::Display for Move {
 
 /// A move string that is neither a pit number nor `pass`.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{0:?} is not a move: a move is a pit number 1..{MAX_N} of the mover's row or \"pass\"")]
+#[error(
+    "{0:?} is not a move: a move is a pit number 1..{WIDE_MAX_N} of the mover's row or \"pass\""
+)]
 pub struct MoveParseError(pub String);
 
 impl FromStr for Move {
@@ -61,7 +63,9 @@ impl FromStr for Move {
             return Ok(Move::Pass);
         }
         match s.parse::<u8>() {
-            Ok(k) if (1..=MAX_N as u8).contains(&k) && s.bytes().all(|b| b.is_ascii_digit()) => {
+            Ok(k)
+                if (1..=WIDE_MAX_N as u8).contains(&k) && s.bytes().all(|b| b.is_ascii_digit()) =>
+            {
                 Ok(Move::Pit(k))
             }
             _ => Err(MoveParseError(s.to_string())),

@@ -46,12 +46,14 @@
 //! counting or listing them; [`Split`] cuts a count into jobs;
 //! [`Checkpoint`] keeps the jobs done in a file; and [`Runner`] runs the
 //! jobs, saving, stopping and extrapolating, for a caller that shows its
-//! progress and prints.
+//! progress and prints. [`shortest`] searches for a winning first turn of
+//! the fewest moves instead of counting them all.
 
 mod checkpoint;
 mod count;
 mod explorer;
 mod jobs;
+pub mod shortest;
 mod split;
 mod summary;
 

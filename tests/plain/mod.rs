@@ -10,6 +10,10 @@
 //! visible branch with the words of `rules.md` it implements quoted next to
 //! it.
 //!
+//! It has no limit on the board (rows of any length, counts up to `u32`),
+//! so it also checks Dakon on the wide boards (`tests/wide.rs`,
+//! `tests/data/perft-wide.tsv`: up to `dakon:32x64`).
+//!
 //! Board indices follow `rules.md`: `0..n` are South pits 1..n, `n..2n` are
 //! North pits 1..n, and the pit opposite index `i` is `2n - 1 - i`.
 

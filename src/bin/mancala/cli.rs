@@ -11,11 +11,13 @@ pub mod openings;
 pub mod perft;
 pub mod play;
 pub mod puzzles;
+pub mod shortest;
 pub mod show;
 pub mod solve;
 
 use clap::{Args, Parser, Subcommand};
 use mancala::search::{Options, Solver};
+use mancala::wide::{WideDakon, WidePosition};
 use mancala::{MoveError, NotationError, Position, Variant, VariantError};
 use std::io::Write;
 use thiserror::Error;
@@ -92,6 +94,39 @@ impl GameArgs {
                 .map_err(|e| CliError::Position(text.clone(), e))?,
         };
         Ok((variant, pos))
+    }
+}
+
+/// A game and position read from the command line: on the engine's board,
+/// or, for Dakon beyond the engine's limits, on a wide board.
+pub enum Resolved {
+    /// Within the engine's limits.
+    Narrow(Variant, Position),
+    /// Dakon on a wide board.
+    Wide(WideDakon, WidePosition),
+}
+
+impl GameArgs {
+    /// The variant and the position, validated, on a wide board when the
+    /// game is Dakon beyond the engine's limits (for the commands that
+    /// take wide boards); other refusals are those of [`GameArgs::resolve`].
+    pub fn resolve_any(&self) -> Result<Resolved, CliError> {
+        let narrow = match self.resolve() {
+            Ok((v, p)) => return Ok(Resolved::Narrow(v, p)),
+            Err(e) => e,
+        };
+        let Ok(variant) = self.game.parse::<WideDakon>() else {
+            return Err(narrow);
+        };
+        let pos = match &self.position {
+            None => variant.start(),
+            Some(text) => match variant.parse_position(text) {
+                Ok(p) => p,
+                Err(mancala::wide::WideError::Notation(_)) => return Err(narrow),
+                Err(e) => return Err(CliError::Wide(format!("bad --position {text:?}: {e}"))),
+            },
+        };
+        Ok(Resolved::Wide(variant, pos))
     }
 }
 
@@ -267,6 +302,9 @@ pub enum CliError {
     /// A database request that cannot be answered.
     #[error("{0}")]
     Db(String),
+    /// A wide board, position or move that cannot be used.
+    #[error("{0}")]
+    Wide(String),
     /// An openings request that cannot be answered.
     #[error("{0}")]
     Openings(String),

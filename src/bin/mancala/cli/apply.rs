@@ -20,7 +20,10 @@ pub struct Args {
 
 /// Plays every move, checked; prints the final position.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let (variant, start) = args.game.resolve()?;
+    let (variant, start) = match args.game.resolve_any()? {
+        super::Resolved::Narrow(v, p) => (v, p),
+        super::Resolved::Wide(v, p) => return wide(args, &v, &p, out),
+    };
     let mut pos = start;
     for (i, text) in args.moves.iter().enumerate() {
         let mv: Move = text
@@ -37,6 +40,37 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "moves": args.moves,
             "position": super::json::position(&pos),
             "over": variant.generate(&pos, &mut moves).is_some(),
+        });
+        out.write_all(super::json::line(&v).as_bytes())?;
+    } else {
+        writeln!(out, "{pos}")?;
+    }
+    Ok(())
+}
+
+/// [`run`] on a wide Dakon board.
+fn wide(
+    args: &Args,
+    variant: &mancala::wide::WideDakon,
+    start: &mancala::wide::WidePosition,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    use mancala::wide::WideDakon;
+    let mut pos = *start;
+    for (i, text) in args.moves.iter().enumerate() {
+        let mv: Move = text
+            .parse()
+            .map_err(|e| CliError::Move(format!("move #{}: {e}", i + 1)))?;
+        pos = WideDakon::play(&pos, mv)
+            .map_err(|e| CliError::Move(format!("move #{} in position \"{pos}\": {e}", i + 1)))?;
+    }
+    if args.json {
+        let v = serde_json::json!({
+            "game": variant.to_string(),
+            "start": start.to_string(),
+            "moves": args.moves,
+            "position": super::json::setup(&pos.to_string(), &pos.to_setup()),
+            "over": WideDakon::outcome(&pos).is_some(),
         });
         out.write_all(super::json::line(&v).as_bytes())?;
     } else {

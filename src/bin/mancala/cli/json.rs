@@ -21,6 +21,21 @@ pub fn position(pos: &Position) -> Value {
     })
 }
 
+/// A position of any board, in full, as [`position`] writes it: its
+/// notation `notation` and its parts `setup`.
+pub fn setup(notation: &str, setup: &mancala::Setup) -> Value {
+    json!({
+        "notation": notation,
+        "to_move": side(setup.to_move),
+        "south": setup.south,
+        "north": setup.north,
+        "captured": {
+            "south": setup.captured.south,
+            "north": setup.captured.north,
+        },
+    })
+}
+
 /// A side as JSON names it: `"south"` or `"north"`.
 pub fn side(s: Side) -> &'static str {
     match s {

@@ -3,8 +3,8 @@
 
 use super::{CliError, GameArgs};
 use mancala::openings::{
-    Checkpoint, Criterion, Explorer, Outcome, Partial, Progress, ResumeError, RunOptions, Runner,
-    Wins,
+    shortest, Checkpoint, Criterion, Explorer, Outcome, Partial, Progress, ResumeError, RunOptions,
+    Runner, Wins,
 };
 use mancala::{dispatch, Position, Rules, Side, Variant};
 use std::io::Write;
@@ -28,6 +28,13 @@ pub struct Args {
     /// Print only the summary line, not the openings.
     #[arg(long)]
     count: bool,
+    /// Search for one winning first turn of the fewest moves (anytime:
+    /// with --stop-after or Ctrl-C it prints the shortest found so far):
+    /// one listing line, then `# shortest: K moves, proved`, `# shortest
+    /// found: K moves, not proved (stopped after S s)` or `# no winning
+    /// first turn`.
+    #[arg(long, conflicts_with_all = ["count", "both", "checkpoint"])]
+    shortest: bool,
     /// Memory for summaries of positions kept for when they are met again
     /// below the jobs' cut, in MiB (0: keep none; counts are exact either
     /// way: what is not kept is walked again). Chains rarely meet there:
@@ -45,8 +52,10 @@ pub struct Args {
     checkpoint: Option<std::path::PathBuf>,
     /// With --count: stop after SECS seconds (the jobs under way are
     /// dropped); print what is done and an extrapolation (`# partial: ...`, `# extrapolated: ...`),
-    /// save the checkpoint, and exit with status 3.
-    #[arg(long, value_name = "SECS", requires = "count", value_parser = seconds)]
+    /// save the checkpoint, and exit with status 3. With --shortest: stop
+    /// after SECS seconds and print the shortest opening found (exit
+    /// status 3 when it is not proved shortest).
+    #[arg(long, value_name = "SECS", value_parser = seconds)]
     stop_after: Option<f64>,
     /// With --count: cut the count into at least N jobs (positions after
     /// the first few moves, done in a random order, so that the progress
@@ -81,7 +90,15 @@ fn seconds(text: &str) -> Result<f64, String> {
 /// Lists the winning first turns (`MOVES<TAB>POSITION`), then the summary
 /// `# winning W of T first turns, shortest A, longest B`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let (variant, pos) = args.game.resolve()?;
+    if args.stop_after.is_some() && !(args.count || args.shortest) {
+        return Err(CliError::Openings(
+            "--stop-after needs --count or --shortest".into(),
+        ));
+    }
+    let (variant, pos) = match args.game.resolve_any()? {
+        super::Resolved::Narrow(v, p) => (v, p),
+        super::Resolved::Wide(v, p) => return wide(args, &v, &p, out),
+    };
     if pos.to_move() != Side::South {
         return Err(CliError::Openings(
             "a first turn is South's: the position must have South to move".into(),
@@ -112,6 +129,19 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         use std::io::IsTerminal;
         !args.quiet && std::io::stderr().is_terminal()
     };
+    if args.shortest {
+        let found = dispatch!(variant.game(), R => super::shortest::search::<shortest::Engine<R>>(
+            &pos, need, args.stop_after, args.quiet, show))
+        .map(|b| b.to_string());
+        return super::shortest::print(
+            args.json,
+            &variant.to_string(),
+            &pos.to_string(),
+            criterion,
+            &found,
+            out,
+        );
+    }
     dispatch!(variant.game(), R => run_rules::<R>(args, &variant, &pos, [need, second], &pool, show, out))
 }
 
@@ -404,5 +434,90 @@ fn report_partial(args: &Args, p: &Partial, out: &mut dyn Write) -> Result<(), C
             left
         )?;
     }
+    Ok(())
+}
+
+/// [`run`] on a wide Dakon board: `--shortest`, or the listing (one walk
+/// over every first turn: for boards where that ends).
+fn wide(
+    args: &Args,
+    variant: &mancala::wide::WideDakon,
+    pos: &mancala::wide::WidePosition,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    use mancala::wide::WideDakon;
+    if args.count || args.both || args.checkpoint.is_some() {
+        return Err(CliError::Openings(format!(
+            "on {variant}, beyond the engine's limits, openings lists or searches (--shortest) \
+             but does not count (--count, --both, --checkpoint)"
+        )));
+    }
+    if pos.to_move() != Side::South {
+        return Err(CliError::Openings(
+            "a first turn is South's: the position must have South to move".into(),
+        ));
+    }
+    if WideDakon::outcome(pos).is_some() {
+        return Err(CliError::Openings(
+            "the game is over in that position".into(),
+        ));
+    }
+    let criterion = if args.strong {
+        Criterion::Strong
+    } else {
+        Criterion::Majority
+    };
+    let need = criterion.threshold(pos.total_seeds() as usize, variant.s());
+    let show = {
+        use std::io::IsTerminal;
+        !args.quiet && std::io::stderr().is_terminal()
+    };
+    if args.shortest {
+        let found =
+            super::shortest::search::<shortest::Wide>(pos, need, args.stop_after, args.quiet, show)
+                .map(|b| b.to_string());
+        return super::shortest::print(
+            args.json,
+            &variant.to_string(),
+            &pos.to_string(),
+            criterion,
+            &found,
+            out,
+        );
+    }
+    let mut listed = Vec::new();
+    let mut result = Ok(());
+    let (turns, wins) =
+        shortest::for_each_winning::<shortest::Wide>(pos, need as u32, &mut |moves, after| {
+            let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+            if args.json {
+                listed.push(serde_json::json!({"moves": moves, "position": after.to_string()}));
+            } else if result.is_ok() {
+                result = writeln!(out, "{}\t{after}", moves.join(" "));
+            }
+        });
+    result?;
+    if args.json {
+        let doc = serde_json::json!({
+            "game": variant.to_string(),
+            "position": pos.to_string(),
+            "criterion": if args.strong { "strong" } else { "majority" },
+            "winning": wins.winning.to_string(),
+            "turns": turns.to_string(),
+            "shortest": wins.shortest,
+            "longest": wins.longest,
+            "openings": listed,
+        });
+        out.write_all(super::json::line(&doc).as_bytes())?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "# winning {} of {} first turns, shortest {}, longest {}",
+        wins.winning,
+        turns,
+        length(wins.shortest),
+        length(wins.longest)
+    )?;
     Ok(())
 }

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Searches the shortest winning openings of dakon:NxN for N from FROM to TO
+# under both criteria (`openings --shortest`, `--stop-after SECS` each) and
+# writes data/dakon-openings.csv and data/dakon-openings.md: whether an
+# opening was found, its length (proved shortest or an upper bound), one
+# example, the game value it decides, the seconds, and the exact counts of
+# data/openings.csv where there are some.
+#
+#   scripts/dakon-openings.sh [--stop-after SECS] [FROM [TO]]
+#   scripts/dakon-openings.sh --md-only [--stop-after SECS]
+#                                  (the report again from the CSV)
+#
+# (defaults: 15 s a search, N from 3 to 32). Notes written by hand below
+# the line `<!-- notes -->` of the old report are kept. Needs jq. In the CSV, the
+# position after the opening (it holds commas) is the last field, quoted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=15
+sizes=()
+md_only=false
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --stop-after) secs="$2"; shift 2 ;;
+    --md-only) md_only=true; shift ;;
+    *) sizes+=("$1"); shift ;;
+  esac
+done
+from=${sizes[0]:-3}
+to=${sizes[1]:-32}
+cargo build --release --quiet
+bin=${CARGO_TARGET_DIR:-target}/release/mancala
+csv=data/dakon-openings.csv
+if [[ $md_only == true ]]; then
+  from=1
+  to=0
+else
+echo "game,n,criterion,found,length,proved,score,seconds,known_winning,known_first_turns,known_shortest,moves,after" > "$csv"
+for ((n = from; n <= to; n++)); do
+  game="dakon:${n}x${n}"
+  for crit in majority strong; do
+    flag=()
+    [[ $crit == strong ]] && flag=(--strong)
+    json=$("$bin" openings --game "$game" --shortest "${flag[@]}" --stop-after "$secs" --json --quiet || true)
+    known=$(awk -F, -v g="$game" -v c="$crit" '$1 == g && $2 == c && $3 == "done" {print $4 "," $5 "," $6}' data/openings.csv)
+    [[ -z $known ]] && known=",,"
+    jq -r --arg n "$n" --arg known "$known" '[.game, $n, .criterion,
+        (if .shortest == null then "no" else "yes" end),
+        (.shortest // "-"), .proved, (.score // "-"), (.seconds * 10 | round / 10), $known,
+        ((.moves // []) | join(" ")), ("\"" + (.after // "") + "\"")] | join(",")' <<< "$json" >> "$csv"
+    echo "$game $crit: $(tail -1 "$csv" | cut -d, -f4-8)" >&2
+  done
+done
+fi
+notes=""
+if [[ -f data/dakon-openings.md ]]; then
+  notes=$(sed -n '/^<!-- notes -->$/,$p' data/dakon-openings.md)
+fi
+{
+  cat <<HEAD
+# Dakon's shortest winning openings, dakon:3x3 to dakon:32x32
+
+Made by \`scripts/dakon-openings.sh --stop-after $secs\` (mancala
+$("$bin" --version | cut -d' ' -f2), one thread each, on a machine shared
+with other work): \`mancala openings --game dakon:NxN --shortest [--strong]
+--stop-after $secs\` for each board and criterion. A winning opening is
+South's first turn after which South has captured more than half of the
+seeds (majority) or at least \`2ns - s\` (strong; Donkers, de Voogt and
+Uiterwijk 2000). *Length* is the number of moves of the shortest opening
+found: **proved** when no shorter first turn wins, else an upper bound.
+*Value* is what the opening decides about the game value (South's final
+score minus North's under perfect play): at least \`2c - 2ns\` for an
+opening that captures \`c\` seeds; for \`dakon:7x7\` the solver's exact
+value is +98 (\`data/solved.md\`). *Known* are the exact counts of
+\`data/openings.md\` (every first turn enumerated): winning openings and
+their shortest length. The example openings are in
+[dakon-openings.csv](dakon-openings.csv); \`tests/dakon_openings.rs\`
+replays every one with the engine and checks its criterion.
+
+| game | criterion | found | length | score | value at least | seconds | known winning | known shortest |
+|---|---|---|---|---|---|---|---|---|
+HEAD
+  tail -n +2 "$csv" | while IFS=, read -r g n c found len proved score s kw kt ks rest; do
+    total=$((2 * n * n))
+    if [[ $found == yes ]]; then
+      [[ $proved == true ]] && len="$len (proved)" || len="≤ $len"
+      value="+$((2 * score - total))"
+    else
+      [[ $proved == true ]] && len="none (proved)" || len="none found"
+      value="-"
+      score="-"
+    fi
+    echo "| $g | $c | $found | $len | $score | $value | $s | ${kw:--} | ${ks:--} |"
+  done
+  if [[ -n $notes ]]; then
+    echo
+    echo "$notes"
+  fi
+} > data/dakon-openings.md

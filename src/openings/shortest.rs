@@ -1,0 +1,613 @@
+//! The shortest winning first turn: an anytime search for a winning
+//! opening of the fewest moves.
+//!
+//! **What it relies on** (see the module doc of [`crate::openings`]): a
+//! first turn is a chain of South's moves joined by extra moves, every
+//! extra move captures or stores at least one seed, so every chain ends;
+//! and whether a turn wins depends only on South's final score. The search
+//! sees a game only through [`TurnGame`], so it runs on any board type
+//! that can list South's moves: the engine's [`Position`] under any
+//! [`Rules`] ([`Engine`]), or Dakon's wide boards ([`Wide`]).
+//! [`for_each_winning`] lists every winning turn through the same trait.
+//!
+//! **Method.** Two phases share one deadline and one stop flag:
+//!
+//! 1. *Depth-first, anytime.* A depth-first walk over the chains, trying
+//!    first the moves that leave South the most seeds captured, remembers
+//!    for every board the fewest moves it was reached with and skips a
+//!    board met again with as many moves or more. Each winning turn it
+//!    finds becomes the best, and from then on only shorter turns are
+//!    followed (branch and bound). It stops at its first winning turn, or
+//!    after an eighth of the time (when there is a deadline) or
+//!    `DFS_FIRST_NODES` positions, or when it has seen every chain: then
+//!    its best is proved shortest (or no turn wins), since a board is
+//!    skipped only when it was already explored with at least as many
+//!    moves left. Without a winning turn yet, *beams* follow: layer by
+//!    layer, only the `w` boards with the most seeds captured go on, for
+//!    `w` = 16, 64, 256, ... until one finds a winning turn or a third of
+//!    the time has passed (on large boards the depth-first walk loses
+//!    itself in early mistakes; a beam keeps the most promising chains).
+//! 2. *Breadth-first, exact.* Layer `k` holds the distinct boards reached
+//!    by `k` extra moves. The first layer with a winning move gives a
+//!    shortest turn; when the layers reach the best length of phase 1
+//!    without a win, that best is proved. A board met in an earlier layer
+//!    is not kept again: the same board with South to move has the same
+//!    continuations, and reaching it later only makes them longer. If the
+//!    layers outgrow `max_boards`, the branch and bound of phase 1 goes
+//!    on from the best found until the deadline.
+//!
+//! A board is keyed by the whole position (pits and captured seeds), so no
+//! two different positions are ever merged. Memory: phase 1 keeps one
+//! entry per board it reaches, phase 2 one per board of its layers; when
+//! phase 2 passes `max_boards`, it stops (the result is then not proved).
+
+use super::{Count, Wins};
+use crate::games::{Move, MoveList, Rules};
+use crate::position::{Position, MAX_PITS};
+use crate::side::Side;
+use crate::wide::{WideDakon, WidePosition};
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// What the shortest search needs of a game: South's moves and where a
+/// turn ends.
+pub trait TurnGame {
+    /// A position.
+    type Board: Clone;
+    /// What identifies a position (the whole of it: two positions with the
+    /// same key must be equal).
+    type Key: Eq + Hash;
+    /// The key of `b`.
+    fn key(b: &Self::Board) -> Self::Key;
+    /// South's legal moves in `b` (South to move, game not over) with the
+    /// positions they lead to, written to `out` (cleared first).
+    fn moves(b: &Self::Board, out: &mut Vec<(Move, Self::Board)>);
+    /// After a move of South's first turn: `None` when South moves again
+    /// and has a move, else South's final score for the turn (its captured
+    /// seeds, or its final score when the game is over).
+    fn turn_over(b: &Self::Board) -> Option<u32>;
+    /// South's captured seeds in `b` (the move order tries the best first).
+    fn south_captured(b: &Self::Board) -> u32;
+    /// South's pits whose seeds reach exactly South's store (pit `k` of
+    /// `n` holding `n - k + 1`): moves that surely give another move in a
+    /// game that sows into stores. Only a guide for the beams.
+    fn ready(b: &Self::Board) -> u32;
+}
+
+/// The pits of `row` (pit 1 first) holding exactly their distance to the
+/// store at the row's end.
+fn ready_pits(row: impl ExactSizeIterator<Item = u32>) -> u32 {
+    let n = row.len() as u32;
+    row.enumerate().filter(|&(k, c)| c == n - k as u32).count() as u32
+}
+
+/// The engine's positions under the rules `R`.
+#[derive(Debug)]
+pub struct Engine<R>(std::marker::PhantomData<R>);
+
+impl<R: Rules> TurnGame for Engine<R> {
+    type Board = Position;
+    type Key = [u8; MAX_PITS + 2];
+
+    fn key(b: &Position) -> Self::Key {
+        super::explorer::key(b)
+    }
+
+    fn moves(b: &Position, out: &mut Vec<(Move, Position)>) {
+        let mut moves = MoveList::new();
+        out.clear();
+        if R::generate(b, &mut moves).is_none() {
+            out.extend(moves);
+        }
+    }
+
+    fn turn_over(b: &Position) -> Option<u32> {
+        let score = R::outcome(b);
+        if b.to_move() != Side::South || score.is_some() {
+            return Some(u32::from(
+                score.map_or(b.captured(Side::South), |s| s[Side::South]),
+            ));
+        }
+        None
+    }
+
+    fn south_captured(b: &Position) -> u32 {
+        u32::from(b.captured(Side::South))
+    }
+
+    fn ready(b: &Position) -> u32 {
+        ready_pits(b.row(Side::South).iter().map(|&c| u32::from(c)))
+    }
+}
+
+/// Dakon on the wide boards of [`crate::wide`].
+#[derive(Debug)]
+pub struct Wide;
+
+impl TurnGame for Wide {
+    type Board = WidePosition;
+    type Key = WidePosition;
+
+    fn key(b: &WidePosition) -> WidePosition {
+        *b
+    }
+
+    fn moves(b: &WidePosition, out: &mut Vec<(Move, WidePosition)>) {
+        out.clear();
+        if let Ok(moves) = WideDakon::moves(b) {
+            out.extend(moves);
+        }
+    }
+
+    fn turn_over(b: &WidePosition) -> Option<u32> {
+        let score = WideDakon::outcome(b);
+        if b.to_move() != Side::South || score.is_some() {
+            return Some(score.map_or(b.captured(Side::South), |s| s[Side::South]));
+        }
+        None
+    }
+
+    fn south_captured(b: &WidePosition) -> u32 {
+        b.captured(Side::South)
+    }
+
+    fn ready(b: &WidePosition) -> u32 {
+        ready_pits(b.row(Side::South).iter().map(|&c| u32::from(c)))
+    }
+}
+
+/// Calls `visit(moves, position after)` for every first turn from `root`
+/// (South to move, game not over) whose final score for South is at least
+/// `need`, in increasing order of the move sequences, and returns how many
+/// first turns there are and the winning ones: the listing of
+/// [`super::Explorer::for_each_winning`] for any [`TurnGame`] (one walk,
+/// no memo: for boards whose turns can be listed at all).
+pub fn for_each_winning<G: TurnGame>(
+    root: &G::Board,
+    need: u32,
+    visit: &mut dyn FnMut(&[Move], &G::Board),
+) -> (Count, Wins) {
+    fn walk<G: TurnGame>(
+        b: &G::Board,
+        need: u32,
+        path: &mut Vec<Move>,
+        out: &mut (Count, Wins),
+        visit: &mut dyn FnMut(&[Move], &G::Board),
+    ) {
+        let mut moves = Vec::new();
+        G::moves(b, &mut moves);
+        for (m, c) in moves {
+            path.push(m);
+            match G::turn_over(&c) {
+                None => walk::<G>(&c, need, path, out, visit),
+                Some(score) => {
+                    out.0.add(&Count::from(1));
+                    if score >= need {
+                        out.1.one(path.len() as u32);
+                        visit(path, &c);
+                    }
+                }
+            }
+            path.pop();
+        }
+    }
+    let mut out = (Count::from(0), Wins::default());
+    if G::turn_over(root).is_none() {
+        walk::<G>(root, need, &mut Vec::new(), &mut out, visit);
+    }
+    out
+}
+
+/// Positions the first depth-first walk expands before the beams take
+/// over (when it has found no winning turn).
+const DFS_FIRST_NODES: u64 = 2_000_000;
+
+/// What a ready pit (see [`TurnGame::ready`]) is worth to the beams, in
+/// seeds captured.
+const BEAM_READY: u32 = 2;
+
+/// Widest beam tried.
+const MAX_BEAM: usize = 1 << 18;
+
+/// How to search.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// South's final score that wins.
+    pub need: u32,
+    /// Stop after this long (`None`: when the search ends).
+    pub time: Option<Duration>,
+    /// Most boards phase 2 may keep before it gives up.
+    pub max_boards: usize,
+}
+
+/// Live counters, readable while the search runs (for a progress display)
+/// and a flag that stops it.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Positions expanded.
+    pub nodes: AtomicU64,
+    /// Moves of the best winning turn found so far (0: none yet).
+    pub best: AtomicU64,
+    /// Turns of fewer moves than this are known not to win (phase 2's
+    /// layers done, plus one).
+    pub lower: AtomicU64,
+    /// Set to stop the search: it returns what it has found.
+    pub stop: AtomicBool,
+}
+
+/// A winning first turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening<B> {
+    /// South's moves.
+    pub moves: Vec<Move>,
+    /// The position after them.
+    pub after: B,
+    /// South's final score for the turn.
+    pub score: u32,
+}
+
+/// What the search found.
+#[derive(Clone, Debug)]
+pub struct Found<B> {
+    /// The shortest winning turn found (`None`: none found).
+    pub best: Option<Opening<B>>,
+    /// Whether it is proved: no shorter turn wins (with `best` `None`: no
+    /// turn wins).
+    pub proved: bool,
+    /// Every turn of fewer moves than this is known not to win.
+    pub lower: u32,
+    /// Positions expanded.
+    pub nodes: u64,
+    /// Seconds the search took.
+    pub seconds: f64,
+}
+
+impl<B> Found<B> {
+    /// The same result with the position after the opening mapped by `f`
+    /// (e.g. to its notation).
+    pub fn map<C>(self, f: impl FnOnce(&B) -> C) -> Found<C> {
+        Found {
+            best: self.best.map(|o| Opening {
+                after: f(&o.after),
+                moves: o.moves,
+                score: o.score,
+            }),
+            proved: self.proved,
+            lower: self.lower,
+            nodes: self.nodes,
+            seconds: self.seconds,
+        }
+    }
+}
+
+/// The search's shared state.
+struct Search<'a, G: TurnGame> {
+    options: &'a Options,
+    progress: &'a Progress,
+    start: Instant,
+    best: Option<Opening<G::Board>>,
+    stopped: bool,
+}
+
+impl<G: TurnGame> Search<'_, G> {
+    /// Counts a node, and every 1024 nodes checks the deadline and the
+    /// stop flag; true when the search must stop.
+    fn tick(&mut self) -> bool {
+        let n = self.progress.nodes.fetch_add(1, Ordering::Relaxed);
+        if n.is_multiple_of(1024) {
+            let late = self.options.time.is_some_and(|t| self.start.elapsed() >= t);
+            if late || self.progress.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    fn best_len(&self) -> usize {
+        self.best.as_ref().map_or(usize::MAX, |b| b.moves.len())
+    }
+
+    fn record(&mut self, moves: Vec<Move>, after: G::Board, score: u32) {
+        self.progress
+            .best
+            .store(moves.len() as u64, Ordering::Relaxed);
+        self.best = Some(Opening {
+            moves,
+            after,
+            score,
+        });
+    }
+
+    /// Phase 1; true when it explored every chain (its best is proved).
+    fn depth_first(
+        &mut self,
+        root: &G::Board,
+        until: Option<Duration>,
+        first_only: bool,
+        max_nodes: u64,
+    ) -> bool {
+        let nodes_at_start = self.progress.nodes.load(Ordering::Relaxed);
+        struct Frame<B> {
+            children: Vec<(Move, B)>,
+        }
+        let mut seen: HashMap<G::Key, usize> = HashMap::new();
+        seen.insert(G::key(root), 0);
+        let mut path: Vec<Move> = Vec::new();
+        let mut stack: Vec<Frame<G::Board>> = Vec::new();
+        let mut moves = Vec::new();
+        // Expands `b` at `depth` moves: records wins, returns the chains to
+        // follow, best last (the stack pops from the end).
+        let expand = |s: &mut Self,
+                      b: &G::Board,
+                      path: &[Move],
+                      seen: &mut HashMap<G::Key, usize>,
+                      moves: &mut Vec<(Move, G::Board)>| {
+            G::moves(b, moves);
+            let depth = path.len();
+            let mut next = Vec::new();
+            for (m, c) in moves.drain(..) {
+                match G::turn_over(&c) {
+                    Some(score) => {
+                        if score >= s.options.need && depth + 1 < s.best_len() {
+                            let mut p = path.to_vec();
+                            p.push(m);
+                            s.record(p, c, score);
+                        }
+                    }
+                    None => {
+                        // A continuation needs at least one more move.
+                        if depth + 2 >= s.best_len() {
+                            continue;
+                        }
+                        let d = seen.entry(G::key(&c)).or_insert(usize::MAX);
+                        if *d <= depth + 1 {
+                            continue;
+                        }
+                        *d = depth + 1;
+                        next.push((m, c));
+                    }
+                }
+            }
+            next.sort_by_key(|(m, c)| (G::south_captured(c), *m));
+            next
+        };
+        let first = expand(self, root, &path, &mut seen, &mut moves);
+        stack.push(Frame { children: first });
+        while let Some(top) = stack.last_mut() {
+            let Some((m, c)) = top.children.pop() else {
+                stack.pop();
+                path.pop();
+                continue;
+            };
+            if self.tick() || until.is_some_and(|t| self.start.elapsed() >= t) {
+                return false;
+            }
+            if first_only
+                && (self.best.is_some()
+                    || self.progress.nodes.load(Ordering::Relaxed) - nodes_at_start >= max_nodes)
+            {
+                return false;
+            }
+            // Boards met again with fewer moves since they were queued.
+            if path.len() + 2 >= self.best_len() {
+                continue;
+            }
+            path.push(m);
+            let children = expand(self, &c, &path, &mut seen, &mut moves);
+            stack.push(Frame { children });
+        }
+        true
+    }
+
+    /// Beam search of width `width`: layer by layer, only the `width`
+    /// boards with the most seeds captured go on (distinct boards; ties
+    /// broken by the move order). Records every improvement it meets; true
+    /// when it found a winning turn.
+    fn beam(&mut self, root: &G::Board, width: usize, until: Option<Duration>) -> bool {
+        let mut layers: Vec<Vec<(u32, Move)>> = Vec::new();
+        let mut layer: Vec<G::Board> = vec![root.clone()];
+        let mut moves = Vec::new();
+        let mut found = false;
+        while !layer.is_empty() && layers.len() + 1 < self.best_len() {
+            let mut seen: HashSet<G::Key> = HashSet::new();
+            let mut next: Vec<(u32, u32, Move, G::Board)> = Vec::new();
+            for (i, b) in layer.iter().enumerate() {
+                if self.tick() || until.is_some_and(|t| self.start.elapsed() >= t) {
+                    return found;
+                }
+                G::moves(b, &mut moves);
+                for (m, c) in moves.drain(..) {
+                    match G::turn_over(&c) {
+                        Some(score) if score >= self.options.need => {
+                            if layers.len() + 1 < self.best_len() {
+                                let mut p = vec![m];
+                                let mut at = i;
+                                for l in layers.iter().rev() {
+                                    let (parent, mv) = l[at];
+                                    p.push(mv);
+                                    at = parent as usize;
+                                }
+                                p.reverse();
+                                self.record(p, c, score);
+                                found = true;
+                            }
+                        }
+                        Some(_) => {}
+                        None => {
+                            if seen.insert(G::key(&c)) {
+                                let rank = G::south_captured(&c) + BEAM_READY * G::ready(&c);
+                                next.push((rank, i as u32, m, c));
+                            }
+                        }
+                    }
+                }
+            }
+            next.sort_by_key(|a| std::cmp::Reverse(a.0));
+            next.truncate(width);
+            layers.push(next.iter().map(|(_, i, m, _)| (*i, *m)).collect());
+            layer = next.into_iter().map(|(_, _, _, c)| c).collect();
+        }
+        found
+    }
+
+    /// Phase 2; true when it proved its result.
+    fn breadth_first(&mut self, root: &G::Board) -> bool {
+        // Per layer: the boards, and for each its parent's index in the
+        // layer before and the move from it.
+        let mut layers: Vec<Vec<(u32, Move)>> = Vec::new();
+        let mut layer: Vec<G::Board> = vec![root.clone()];
+        let mut seen: HashSet<G::Key> = HashSet::new();
+        seen.insert(G::key(root));
+        let mut moves = Vec::new();
+        let mut depth = 0;
+        loop {
+            self.progress
+                .lower
+                .store(depth as u64 + 1, Ordering::Relaxed);
+            if depth + 1 >= self.best_len() {
+                return true;
+            }
+            let mut next = Vec::new();
+            let mut links = Vec::new();
+            for (i, b) in layer.iter().enumerate() {
+                if self.tick() {
+                    return false;
+                }
+                G::moves(b, &mut moves);
+                for (m, c) in moves.drain(..) {
+                    match G::turn_over(&c) {
+                        Some(score) if score >= self.options.need => {
+                            // The first win of the first layer with one.
+                            let mut p = vec![m];
+                            let mut at = i;
+                            for l in layers.iter().rev() {
+                                let (parent, mv) = l[at];
+                                p.push(mv);
+                                at = parent as usize;
+                            }
+                            p.reverse();
+                            self.record(p, c, score);
+                            return true;
+                        }
+                        Some(_) => {}
+                        None => {
+                            if seen.insert(G::key(&c)) {
+                                next.push(c);
+                                links.push((i as u32, m));
+                            }
+                        }
+                    }
+                }
+            }
+            if seen.len() > self.options.max_boards {
+                return false;
+            }
+            if next.is_empty() {
+                // Every chain ended: nothing (shorter than the best) wins.
+                return true;
+            }
+            layers.push(links);
+            layer = next;
+            depth += 1;
+        }
+    }
+}
+
+/// Searches for a winning first turn of the fewest moves from `root`
+/// (South to move, game not over), anytime: see the module doc.
+pub fn shortest<G: TurnGame>(
+    root: &G::Board,
+    options: &Options,
+    progress: &Progress,
+) -> Found<G::Board> {
+    let mut s = Search::<G> {
+        options,
+        progress,
+        start: Instant::now(),
+        best: None,
+        stopped: false,
+    };
+    // Phase 1: depth-first, then beams of growing width, until a first
+    // winning turn (or an eighth, then a third, of the time).
+    let mut proved = s.depth_first(root, options.time.map(|t| t / 8), true, DFS_FIRST_NODES);
+    if !proved && !s.stopped && s.best.is_none() {
+        let until = options.time.map(|t| t / 3);
+        let mut width = 16;
+        while width <= MAX_BEAM && !s.stopped && until.is_none_or(|t| s.start.elapsed() < t) {
+            if s.beam(root, width, until) {
+                break;
+            }
+            width *= 4;
+        }
+        s.stopped = s.progress.stop.load(Ordering::Relaxed)
+            || options.time.is_some_and(|t| s.start.elapsed() >= t);
+    }
+    if !proved && !s.stopped {
+        proved = s.breadth_first(root);
+        if !proved && !s.stopped {
+            // Phase 2 ran out of room: back to branch and bound, improving
+            // the best until the deadline (proved if it sees every chain).
+            proved = s.depth_first(root, options.time, false, u64::MAX);
+        }
+    }
+    let lower = if proved {
+        s.best.as_ref().map_or(u32::MAX, |b| b.moves.len() as u32)
+    } else {
+        progress.lower.load(Ordering::Relaxed) as u32
+    };
+    Found {
+        best: s.best,
+        proved,
+        lower,
+        nodes: progress.nodes.load(Ordering::Relaxed),
+        seconds: s.start.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Dakon;
+
+    fn run(n: usize, need: u32) -> Found<Position> {
+        let options = Options {
+            need,
+            time: None,
+            max_boards: 1 << 24,
+        };
+        shortest::<Engine<Dakon>>(&Position::start(n, n), &options, &Progress::default())
+    }
+
+    #[test]
+    fn dakon_3_has_no_strong_opening() {
+        // 18 seeds, strong: 15 (rules.md; Donkers et al.: none for Dakon-3).
+        let f = run(3, 15);
+        assert!(f.proved && f.best.is_none());
+    }
+
+    #[test]
+    fn wide_boards_give_the_same_lengths() {
+        // data/openings.md: dakon:5x5 strong 24, majority 7.
+        let options = |need| Options {
+            need,
+            time: None,
+            max_boards: 1 << 24,
+        };
+        let start = WideDakon::new(5, 5).unwrap().start();
+        for (need, len) in [(45, 24), (26, 7)] {
+            let f = shortest::<Wide>(&start, &options(need), &Progress::default());
+            assert!(f.proved);
+            assert_eq!(f.best.unwrap().moves.len(), len);
+        }
+    }
+
+    #[test]
+    fn dakon_4_majority_is_six_moves() {
+        // data/openings.md: shortest majority opening of dakon:4x4 is 6.
+        let f = run(4, 17);
+        assert!(f.proved);
+        assert_eq!(f.best.unwrap().moves.len(), 6);
+    }
+}
