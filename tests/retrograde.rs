@@ -12,7 +12,7 @@ use mancala::{dispatch, Variant};
 /// Reachable positions per variant at most (keeps the test to seconds).
 const MAX_REACHABLE: usize = 20_000;
 
-fn check_variant(spec: &str, failures: &mut Vec<String>) -> usize {
+fn check_variant(spec: &str, tt_bytes: usize, failures: &mut Vec<String>) -> usize {
     let v: Variant = spec.parse().unwrap();
     let (name, n, s) = plain::parse_game(spec);
     let start = plain::start(&name, n, s);
@@ -21,7 +21,7 @@ fn check_variant(spec: &str, failures: &mut Vec<String>) -> usize {
     };
     let mut solver = Solver::new(Options {
         threads: 1,
-        tt_bytes: 16 << 20,
+        tt_bytes,
         ..Options::default()
     });
     let mut positions: Vec<_> = values.iter().collect();
@@ -34,14 +34,23 @@ fn check_variant(spec: &str, failures: &mut Vec<String>) -> usize {
             .value;
         if got != expected && failures.len() < 30 {
             failures.push(format!(
-                "{spec} \"{text}\": solver {got}, retrograde {expected}"
+                "{spec} \"{text}\" ({tt_bytes} bytes of table): solver {got}, retrograde {expected}"
             ));
         }
     }
     values.len()
 }
 
+/// Every game is checked with a table large enough to keep what it learns
+/// and with a tiny one (1 MiB) that drops entries all the time: a value
+/// that depended on the path that led to a position, once stored, would
+/// show up with one of them.
 fn check_game(game: &str) {
+    check_game_with(game, 16 << 20);
+    check_game_with(game, 1 << 20);
+}
+
+fn check_game_with(game: &str, tt_bytes: usize) {
     let table = include_str!("data/small_values.csv");
     let mut failures = Vec::new();
     let mut compared = 0;
@@ -59,7 +68,7 @@ fn check_game(game: &str) {
         if reachable > MAX_REACHABLE {
             continue;
         }
-        let done = check_variant(spec, &mut failures);
+        let done = check_variant(spec, tt_bytes, &mut failures);
         if done > 0 {
             compared += done;
             variants += 1;

@@ -13,9 +13,9 @@
 //! assert!(s.best.is_some());
 //! ```
 
+mod cycles;
 mod estimate;
 pub mod negamax;
-pub mod region;
 mod stack;
 pub mod tt;
 
@@ -32,8 +32,15 @@ pub use tt::Table;
 /// machine.
 pub const DEFAULT_TT_BYTES: usize = 2 << 30;
 
-/// Default stack of every search thread: cyclic games can have long paths.
-pub const DEFAULT_STACK_BYTES: usize = 512 << 20;
+/// Default stack of every search thread: cyclic games can have long paths
+/// (the search goes as deep as the positions it holds open; the memory is
+/// reserved, and only the pages used are touched).
+pub const DEFAULT_STACK_BYTES: usize = 1 << 30;
+
+/// Positions a test may hold open at once in the games whose positions can
+/// repeat, by default (about 3 GB of bookkeeping at most); see
+/// [`Options::region_limit`].
+pub const REGION_LIMIT: usize = 20_000_000;
 
 /// How to solve.
 #[derive(Clone, Copy, Debug)]
@@ -42,8 +49,9 @@ pub struct Options {
     pub threads: usize,
     /// Bytes for the transposition table.
     pub tt_bytes: usize,
-    /// Positions a region (positions that can repeat) may hold before the
-    /// solve fails with [`SolveError::TooLarge`].
+    /// Positions that can repeat a test may hold open at once (each about
+    /// 150 bytes until its component is settled) before the solve fails
+    /// with [`SolveError::TooLarge`].
     pub region_limit: usize,
     /// Stack of each search thread; a search that would need more fails
     /// with [`SolveError::TooDeep`] instead of overflowing it.
@@ -55,7 +63,7 @@ impl Default for Options {
         Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             tt_bytes: DEFAULT_TT_BYTES,
-            region_limit: region::REGION_LIMIT,
+            region_limit: REGION_LIMIT,
             stack_bytes: DEFAULT_STACK_BYTES,
         }
     }
@@ -85,9 +93,9 @@ pub struct Solution {
 /// Why a solve failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
-    /// A region of positions reachable from each other without a capture
-    /// was larger than the solver resolves.
-    #[error("the position leads to more positions that can repeat without a capture than the solver's region limit (--region-limit, each costs about 150 bytes): too large for the exact solver with this limit")]
+    /// A test held more positions open at once (positions that can repeat,
+    /// waiting on each other) than the region limit.
+    #[error("the position leads to more positions that can repeat without a capture, open at once, than the solver's region limit (--region-limit, each costs about 150 bytes): too large for the exact solver with this limit")]
     TooLarge,
     /// The solve was stopped on request ([`Progress::stop`]) before it
     /// finished.
@@ -184,15 +192,12 @@ impl Progress {
 /// `(beta - 1, beta)`; `bounds(lo, hi)` hears the bounds as they narrow. The
 /// search starts from the table's bounds, within the exact `|g| <= board`,
 /// and from the table's lower bound as its first guess; when the table knows
-/// nothing, from a shallow search's estimate if `estimate_first` (worth its
-/// few thousand nodes for a solve, not for the many small exits of a
-/// region), else from 0. A board the databases of `shared` cover needs no
+/// nothing, from a shallow search's estimate. A board the databases of `shared` cover needs no
 /// search at all.
 pub(crate) fn mtdf<R: Rules>(
     table: &Table,
     shared: &Shared,
     pos: &Position,
-    estimate_first: bool,
     mut test: impl FnMut(i32) -> i32,
     mut bounds: impl FnMut(i32, i32),
 ) -> i32 {
@@ -211,7 +216,7 @@ pub(crate) fn mtdf<R: Rules>(
         hi = hi.min(i32::from(s.upper));
         guess = i32::from(s.lower);
     }
-    if estimate_first && lo < hi {
+    if lo < hi {
         // A shallow search's guess ([`estimate`]), within what is known.
         guess = estimate::first_guess::<R>(table, shared, pos);
     }
@@ -220,6 +225,7 @@ pub(crate) fn mtdf<R: Rules>(
         bounds(lo, hi);
         let beta = if guess <= lo { lo + 1 } else { guess.min(hi) };
         let r = test(beta);
+        if std::env::var_os("MANCALA_TRACE").is_some() { eprintln!("test {beta} -> {r} nodes {}", shared.nodes.load(Ordering::Relaxed)); }
         if r < beta {
             hi = r.max(lo);
         } else {
@@ -493,7 +499,6 @@ impl Solver {
             &self.table,
             &self.progress.shared,
             pos,
-            true,
             |beta| self.test::<R>(pos, beta),
             |lo, hi| self.proven(captured + lo, captured + hi),
         );

@@ -15,21 +15,26 @@
 //! would get values that depend on the path, not only on the position (the
 //! graph-history interaction): they could not be stored, and on boards with
 //! many cycles the search would re-search the same positions along
-//! exponentially many paths. So a repetition is never scored: when the
-//! search meets a position already on its path, it resolves that
-//! position's whole *region* exactly instead ([`super::region`]): all
-//! positions reachable from it without a capture (a cycle never captures:
-//! every capture lowers the seeds on the board), solved by retrograde
-//! analysis with thresholds, the moves that leave the region being solved
-//! exactly by recursive searches. Every value the search returns or stores
-//! is then the position's own true value (or a true bound), whatever the
-//! path. The tests compare every reachable position of small boards of every
-//! game with an independent exhaustive retrograde analysis.
+//! exponentially many paths. So a repetition is never scored: a null-window
+//! test is a reachability game whose answer belongs to the position alone,
+//! and the search meets a position still *open* above it by returning
+//! [`PENDING`] instead of a value; the open positions are settled together,
+//! exactly, when the search leaves the last of them that others wait on
+//! ([`super::cycles`] holds the method and its proof). Every value the
+//! search returns (other than `PENDING`) or stores is then a true bound of
+//! the position, whatever the path. The tests compare every reachable
+//! position of small boards of every game with an independent exhaustive
+//! retrograde analysis, with a large table and with a tiny one.
 //!
 //! **Contract of `Searcher::search`** (fail-soft): with `alpha < beta`, the
 //! returned `v` satisfies: `v <= alpha` means `g <= v`; `v >= beta` means
-//! `g >= v`; otherwise `v == g`.
+//! `g >= v`; otherwise `v == g`. In the games whose positions can repeat,
+//! `v` may also be [`PENDING`]: the node's result waits on an open node
+//! above it (numbered `child_index`, with the search's `child_low`), and it
+//! is never stored. Every test is a null window (`alpha + 1 == beta`).
 
+pub(crate) use super::cycles::PENDING;
+use super::cycles::{Cycles, Entered, NO_LOW};
 use super::tt::{Stored, Table, NO_MOVE, PASS_CODE};
 use crate::db::probe::Tablebase;
 use crate::games::{final_gain, move_gain, Move, MoveList, Rules};
@@ -87,14 +92,16 @@ pub struct Shared {
     pub untabled: AtomicU64,
     /// Set to make every searcher return as soon as it can.
     pub stop: AtomicBool,
-    /// Set (with `stop`) when a region was too large to resolve: the solve
-    /// fails, and nothing found after it is stored.
+    /// Set (with `stop`) when more positions were open at once in a cycle
+    /// search than `region_limit`: the solve fails, and nothing found after
+    /// it is stored.
     pub overflow: AtomicBool,
     /// Set (with `stop`) when a search thread's stack ran low
     /// (`search::stack`): the solve fails, and nothing found after it is
     /// stored.
     pub too_deep: AtomicBool,
-    /// Positions a region may hold (see [`super::region::REGION_LIMIT`]).
+    /// Positions a cycle search may hold open at once (see
+    /// [`super::REGION_LIMIT`]).
     pub region_limit: usize,
     /// Endgame databases: exact gains of every board with few seeds.
     pub db: Option<std::sync::Arc<dyn Tablebase>>,
@@ -118,7 +125,7 @@ impl Default for Shared {
             stop: AtomicBool::new(false),
             overflow: AtomicBool::new(false),
             too_deep: AtomicBool::new(false),
-            region_limit: super::region::REGION_LIMIT,
+            region_limit: super::REGION_LIMIT,
             db: None,
         }
     }
@@ -132,8 +139,16 @@ pub(crate) struct Searcher<'a, R: Rules> {
     db: Option<(&'a dyn Tablebase, usize)>,
     /// Extra stop flags (sibling cutoffs in parallel searches).
     pub(crate) flags: Vec<&'a AtomicBool>,
-    /// The positions on the current path, root first.
-    path: Vec<Position>,
+    /// Plies from the root of the test.
+    depth: usize,
+    /// The open positions of positions that can repeat (cyclic games).
+    cycles: Cycles,
+    /// Set by every search that returns: the least number of an open node
+    /// its subtree waits on ([`NO_LOW`]: none).
+    child_low: u32,
+    /// Set with a [`PENDING`] result: the open node the result waits on
+    /// (the node itself, or the open node met again).
+    child_index: u32,
     /// Nodes searched by this searcher.
     pub(crate) nodes: u64,
     unflushed: u64,
@@ -153,7 +168,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
             shared,
             db: shared.db.as_deref().map(|d| (d, d.max_seeds())),
             flags: Vec::new(),
-            path: Vec::with_capacity(256),
+            depth: 0,
+            cycles: Cycles::new(shared.region_limit),
+            child_low: NO_LOW,
+            child_index: NO_LOW,
             nodes: 0,
             unflushed: 0,
             interior: 0,
@@ -205,27 +223,11 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
     }
 
-    /// Whether `pos` repeats a position on the path. Only positions with
-    /// the same number of seeds on the board can be equal, and that number
-    /// never grows along a path, so the scan stops at the first position
-    /// with more seeds.
-    #[inline]
-    fn repetition(&self, pos: &Position, board: usize) -> bool {
-        for p in self.path.iter().rev() {
-            if p.board_seeds() != board {
-                return false;
-            }
-            if p.pits == pos.pits && p.to_move == pos.to_move {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Fail-soft null- or full-window search of the future gain of `pos`
-    /// (see the module docs for the contract).
+    /// Fail-soft null-window search of the future gain of `pos` (see the
+    /// module docs for the contract).
     pub(crate) fn search(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
-        debug_assert!(alpha < beta);
+        debug_assert_eq!(alpha + 1, beta);
+        self.child_low = NO_LOW;
         self.nodes += 1;
         self.unflushed += 1;
         if self.unflushed >= CHECK_EVERY {
@@ -279,14 +281,26 @@ impl<'a, R: Rules> Searcher<'a, R> {
         if let Some(score) = R::generate(pos, &mut moves) {
             return final_gain(pos, score);
         }
-        if R::CYCLIC && self.repetition(pos, board) {
-            // Resolve the whole region exactly (see the module docs).
-            let g = super::region::resolve::<R>(self.table, self.shared, pos);
-            if self.shared.stop.load(Ordering::Relaxed) {
-                self.aborted = true;
+        // Cyclic games: number the node, or meet it open (module docs).
+        let me = if R::CYCLIC {
+            match self.cycles.enter(pos, key, beta, (floor, ceiling)) {
+                Entered::New(i) => i,
+                Entered::Open(j) => {
+                    self.child_low = j;
+                    self.child_index = j;
+                    return PENDING;
+                }
+                Entered::Decided(v) => return v,
+                Entered::Full => {
+                    self.shared.overflow.store(true, Ordering::Relaxed);
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                    self.aborted = true;
+                    return 0;
+                }
             }
-            return g;
-        }
+        } else {
+            NO_LOW
+        };
         let (alpha0, beta0) = (alpha, beta);
         self.interior += 1;
 
@@ -343,6 +357,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                     };
                     self.store(k, stored);
                 }
+                self.leave_untouched(me);
                 return vlo;
             }
             upper[i] = vhi;
@@ -377,6 +392,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
         if searched == 0 {
             // No move can exceed `alpha`: fail low with the best bound.
+            self.leave_untouched(me);
             return best;
         }
         let order = &mut order[..searched];
@@ -386,13 +402,19 @@ impl<'a, R: Rules> Searcher<'a, R> {
             order.sort_unstable_by_key(|o| (std::cmp::Reverse(o.0), o.1));
         }
 
-        self.path.push(*pos);
+        self.depth += 1;
         let nodes_before = self.nodes;
         let mut best_move = moves[usize::from(order[0].1)].0;
+        // The node's low (module docs) and whether a move waits on an open
+        // node.
+        let mut low = me;
+        let mut pending = false;
         for (nth, &(_, i)) in order.iter().enumerate() {
             if nth == 1 && self.may_split(board) {
                 // Young brothers wait: the first move was searched alone
-                // and did not cut, so the others are searched in parallel.
+                // and did not cut, so the others are searched in parallel
+                // (each by a searcher of its own: their results are
+                // settled).
                 if let Some((v, m)) = self.split(pos, &moves, &order[1..], alpha.max(best), beta) {
                     if v > best {
                         best = v;
@@ -403,10 +425,29 @@ impl<'a, R: Rules> Searcher<'a, R> {
             }
             let (m, child) = &moves[usize::from(i)];
             let c = gain[usize::from(i)];
-            let v = if child.to_move() == pos.to_move() {
-                c + self.search(child, alpha.max(best) - c, beta - c)
+            let (lo, hi) = if child.to_move() == pos.to_move() {
+                (alpha.max(best) - c, beta - c)
             } else {
-                c - self.search(child, c - beta, c - alpha.max(best))
+                (c - beta, c - alpha.max(best))
+            };
+            // Still a null window: `best < beta` here, and `best` is
+            // `alpha` or less until it reaches `beta`.
+            let r = self.search(child, lo, hi);
+            if R::CYCLIC {
+                low = low.min(self.child_low);
+                if r == PENDING {
+                    // The child waits on an open node (it captured
+                    // nothing: a capture leads to fewer seeds, never back).
+                    debug_assert_eq!(c, 0);
+                    pending = true;
+                    self.cycles.edge(me, self.child_index);
+                    continue;
+                }
+            }
+            let v = if child.to_move() == pos.to_move() {
+                c + r
+            } else {
+                c - r
             };
             if v > best {
                 best = v;
@@ -416,31 +457,70 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 }
             }
         }
-        self.path.pop();
+        self.depth -= 1;
         if self.aborted {
+            self.child_low = NO_LOW;
             return 0;
         }
-        {
-            if let Some(k) = key {
-                let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
-                let stored = Stored {
-                    lower: if best > alpha0 {
-                        best as i16
-                    } else {
-                        floor as i16
-                    },
-                    upper: if best < beta0 {
-                        best as i16
-                    } else {
-                        ceiling as i16
-                    },
-                    best: move_code(best_move),
-                    work,
-                };
-                self.store(k, stored);
+        if R::CYCLIC && pending && best < beta {
+            // Unsettled: wait for the component, or close it here.
+            self.cycles.unsettled(me, best);
+            if low == me {
+                self.child_low = NO_LOW;
+                return self.close(me);
             }
+            self.child_low = low;
+            self.child_index = me;
+            return PENDING;
+        }
+        if let Some(k) = key {
+            let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
+            let stored = Stored {
+                lower: if best > alpha0 {
+                    best as i16
+                } else {
+                    floor as i16
+                },
+                upper: if best < beta0 {
+                    best as i16
+                } else {
+                    ceiling as i16
+                },
+                best: move_code(best_move),
+                work,
+            };
+            self.store(k, stored);
+        }
+        if R::CYCLIC {
+            // Decided. Nodes above may still wait on it: it stays open
+            // until its component closes.
+            self.cycles.decide(me, best);
+            if low == me {
+                self.child_low = NO_LOW;
+                return self.close(me);
+            }
+            self.child_low = low;
         }
         best
+    }
+
+    /// Forgets the node `me` of a cyclic game, open but decided before it
+    /// searched a move (the last node opened, waited on by none).
+    #[inline]
+    fn leave_untouched(&mut self, me: u32) {
+        if R::CYCLIC {
+            self.cycles.decide(me, 0);
+            self.close(me);
+        }
+    }
+
+    /// Closes the component of the open node `me` (module docs of
+    /// [`super::cycles`]), storing every bound it settles; `me`'s result.
+    fn close(&mut self, me: u32) -> i32 {
+        let table = self.table;
+        self.cycles.close(me, |k, stored| {
+            table.store(k, merge(table.probe(k), stored))
+        })
     }
 }
 
@@ -450,13 +530,12 @@ impl<R: Rules> Searcher<'_, R> {
     /// (where subtrees are large) and only when there is a second thread.
     #[inline]
     fn may_split(&self, board: usize) -> bool {
-        self.path.len() <= SPLIT_MAX_PLY
-            && board >= SPLIT_MIN_SEEDS
-            && rayon::current_num_threads() > 1
+        self.depth <= SPLIT_MAX_PLY && board >= SPLIT_MIN_SEEDS && rayon::current_num_threads() > 1
     }
 
     /// Searches the moves `order` of `pos` in parallel, each with the
-    /// window `(alpha, beta)`, its own searcher (a copy of the path) and
+    /// window `(alpha, beta)`, its own searcher (no open node: its result
+    /// is settled) and
     /// the shared table; a cutoff stops the siblings still running. The
     /// best value and its move, or `None` if no move finished (this search
     /// was stopped: `self.aborted` is then set).
@@ -477,7 +556,7 @@ impl<R: Rules> Searcher<'_, R> {
                 let mut s = Searcher::<R>::new(self.table, self.shared);
                 s.flags.extend(self.flags.iter().copied());
                 s.flags.push(&cutoff);
-                s.path.extend_from_slice(&self.path);
+                s.depth = self.depth;
                 let c = move_gain(pos, child);
                 let v = if child.to_move() == pos.to_move() {
                     c + s.search(child, alpha - c, beta - c)

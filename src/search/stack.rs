@@ -1,11 +1,10 @@
 //! A guard against running out of stack.
 //!
 //! The search recurses once per ply, and in the games whose positions can
-//! repeat, a region's resolution ([`super::region`]) starts new searches of
-//! its exits from inside the search, which can resolve further regions: the
-//! depth of recursion is bounded only by the positions a path can visit
-//! without repeating, which on large cyclic boards is far more than any
-//! stack holds. Without a guard the process would abort on a stack
+//! repeat a path goes on until it meets an open position
+//! ([`super::cycles`]): the depth of recursion is bounded only by the
+//! positions a path can visit without repeating, which on large cyclic
+//! boards is far more than any stack holds. Without a guard the process would abort on a stack
 //! overflow (no unwinding, no message). With it, a search thread whose
 //! stack is nearly used up stops the solve, which then fails with
 //! [`super::SolveError::TooDeep`].

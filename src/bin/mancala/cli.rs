@@ -141,10 +141,10 @@ pub struct SearchArgs {
     /// than the position can use).
     #[arg(long, value_name = "MB", default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub tt_mb: u64,
-    /// Positions one cycle region may hold before the solve gives up with an
-    /// error (cyclic games; each costs about 150 bytes while the region is
-    /// resolved).
-    #[arg(long, alias = "level-limit", value_name = "POSITIONS", default_value_t = mancala::search::region::REGION_LIMIT, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4_000_000_000))]
+    /// Positions that can repeat a search may hold open at once before the
+    /// solve gives up with an error (cyclic games; each costs about 150
+    /// bytes until its cycles are settled).
+    #[arg(long, alias = "level-limit", value_name = "POSITIONS", default_value_t = mancala::search::REGION_LIMIT, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4_000_000_000))]
     pub region_limit: usize,
     /// Probe the endgame databases built in DIR (`mancala db build`)
     /// instead of searching the boards they cover.
