@@ -225,7 +225,6 @@ pub(crate) fn mtdf<R: Rules>(
         bounds(lo, hi);
         let beta = if guess <= lo { lo + 1 } else { guess.min(hi) };
         let r = test(beta);
-        if std::env::var_os("MANCALA_TRACE").is_some() { eprintln!("test {beta} -> {r} nodes {}", shared.nodes.load(Ordering::Relaxed)); }
         if r < beta {
             hi = r.max(lo);
         } else {
