@@ -17,7 +17,7 @@
 //! result the search stores is a true bound of the position.
 //!
 //! **The search.** Every interior node of a test is numbered when the
-//! search enters it and stays *open* (in [`Cycles`]) while its result may
+//! search enters it and stays *open* (in `Cycles`) while its result may
 //! still depend on a node above it. A child that is open is not searched
 //! again: the search returns [`PENDING`] and records the edge. As in
 //! Tarjan's algorithm each node keeps its *low*: the least number of an open
@@ -70,7 +70,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// What a search returns for a node that is open, or whose result waits on
 /// an open node ([`crate::search::negamax`] passes it up unchanged).
-pub(crate) const PENDING: i32 = i32::MIN;
+pub const PENDING: i32 = i32::MIN;
 
 /// The low of a node that reaches no open node.
 pub(crate) const NO_LOW: u32 = u32::MAX;

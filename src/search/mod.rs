@@ -13,7 +13,7 @@
 //! assert!(s.best.is_some());
 //! ```
 
-mod cycles;
+pub mod cycles;
 mod estimate;
 pub mod negamax;
 mod stack;

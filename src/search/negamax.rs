@@ -33,7 +33,7 @@
 //! above it (numbered `child_index`, with the search's `child_low`), and it
 //! is never stored. Every test is a null window (`alpha + 1 == beta`).
 
-pub(crate) use super::cycles::PENDING;
+use super::cycles::PENDING;
 use super::cycles::{Cycles, Entered, NO_LOW};
 use super::tt::{Stored, Table, NO_MOVE, PASS_CODE};
 use crate::db::probe::Tablebase;
