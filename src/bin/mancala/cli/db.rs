@@ -258,7 +258,9 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
             return match build_on(a, out, Some(&world)) {
                 Ok(()) => Ok(()),
                 Err(e) => {
-                    eprintln!("error: rank {} of {}: {e}", world.rank(), world.size());
+                    // One write, so that the ranks' lines do not mix.
+                    let line = format!("error: rank {} of {}: {e}\n", world.rank(), world.size());
+                    let _ = std::io::stderr().write_all(line.as_bytes());
                     world.abort(2)
                 }
             };
