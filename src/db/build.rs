@@ -75,7 +75,8 @@ const CHUNK: u64 = 1 << 14;
 pub struct Progress {
     /// The level being built.
     pub level: AtomicU64,
-    /// Boards of that level.
+    /// Boards of that level (about this rank's share of them, on several
+    /// ranks: what its passes go over).
     pub entries: AtomicU64,
     /// The sweep (or, in a propagation build, the scan) under way, from 1.
     pub sweep: AtomicU64,

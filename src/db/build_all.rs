@@ -291,7 +291,10 @@ pub fn build_all_on<R: Rules>(
             });
         }
         progress.level.store(k as u64, Relaxed);
-        progress.entries.store(entries, Relaxed);
+        // What this rank passes over: about its share, on several ranks.
+        progress
+            .entries
+            .store(entries.div_ceil(size as u64), Relaxed);
         progress.sweep.store(0, Relaxed);
         progress.generated.store(0, Relaxed);
         progress.unmoved.store(0, Relaxed);
