@@ -1,8 +1,11 @@
-//! `db build` on MPI ranks (`--features mpi`): `mpirun -n K mancala db
-//! build ...` for K = 1, 2 and 3 writes level files byte-identical to the
-//! single-process build, for every game at a small size and for Awari to
-//! 12 seeds; it reuses the levels already built; bad input ends every rank
-//! with exit status 2 and the rank in the message.
+//! `db build` and `openings --count` on MPI ranks (`--features mpi`):
+//! `mpirun -n K mancala db build ...` for K = 1, 2 and 3 writes level files
+//! byte-identical to the single-process build, for every game at a small
+//! size and for Awari to 12 seeds; it reuses the levels already built; bad
+//! input ends every rank with exit status 2 and the rank in the message.
+//! `mpirun -n K mancala openings --count` prints the single-process counts
+//! of `dakon:6x6`, and a rank killed during a count (a test hook) leaves a
+//! checkpoint from which a second run gives the right totals.
 //!
 //! Needs `mpirun` on the PATH (Debian: `openmpi-bin`). The ranks are
 //! oversubscribed (`--oversubscribe`: three ranks on two cores are fine),
@@ -194,4 +197,73 @@ fn bad_input_ends_the_ranks_with_status_2() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains(" of 2: bad --game: unknown game"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
+}
+
+/// `openings --game dakon:6x6 --count --both` on 1, 2 and 3 ranks prints
+/// what one process prints.
+#[test]
+fn dakon_6x6_counts_on_ranks_equal_one_process() {
+    let args = [
+        "openings",
+        "--game",
+        "dakon:6x6",
+        "--count",
+        "--both",
+        "--quiet",
+    ];
+    let want = ok(&args);
+    assert!(
+        want.contains("# winning 7564946 of 7657399 first turns"),
+        "{want}"
+    );
+    for ranks in 1..=3 {
+        let out = mpirun(ranks, &args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{ranks} ranks: {err}");
+        assert_eq!(text(&out.stdout), want, "{ranks} ranks");
+    }
+}
+
+/// Rank 1 dies after 300 jobs (the hook `MANCALA_TEST_RANK_DIES_AFTER_JOBS`,
+/// with which rank 0 saves after every answer): the run fails, the
+/// checkpoint holds the jobs done (not all), and a second run resumes from
+/// it to the totals of one process.
+#[test]
+fn a_rank_killed_during_a_count_leaves_a_checkpoint_that_resumes() {
+    let dir = TempDir::new("mpi-killed");
+    let file = dir.0.join("count.txt");
+    let file = file.to_str().unwrap();
+    let args = [
+        "openings",
+        "--game",
+        "dakon:6x6",
+        "--count",
+        "--quiet",
+        "--checkpoint",
+        file,
+    ];
+    let out = Command::new("mpirun")
+        .args(["--oversubscribe", "-n", "3"])
+        .arg(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("MANCALA_TEST_RANK_DIES_AFTER_JOBS", "300")
+        .output()
+        .expect("could not start mpirun");
+    assert_ne!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    let saved = std::fs::read_to_string(file).expect("a checkpoint was saved");
+    let done = saved.lines().filter(|l| l.starts_with("done ")).count();
+    let jobs: usize = saved
+        .lines()
+        .find_map(|l| l.strip_prefix("split "))
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|j| j.parse().ok())
+        .expect("a split line");
+    assert!(done > 0 && done < jobs, "{done} of {jobs} jobs saved");
+    let out = mpirun(3, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let want = ok(&["openings", "--game", "dakon:6x6", "--count", "--quiet"]);
+    assert_eq!(text(&out.stdout), want);
 }

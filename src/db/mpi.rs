@@ -131,6 +131,19 @@ impl Ranks for World {
             p.receive_into(piece);
         }
     }
+
+    fn send_message(&self, to: usize, data: &[u8]) {
+        assert!(data.len() < MAX_MESSAGE, "a message is short");
+        self.world.process_at_rank(to as i32).send(data);
+    }
+
+    fn receive_message(&self, from: Option<usize>) -> (usize, Vec<u8>) {
+        let (data, status) = match from {
+            Some(r) => self.world.process_at_rank(r as i32).receive_vec::<u8>(),
+            None => self.world.any_process().receive_vec::<u8>(),
+        };
+        (status.source_rank() as usize, data)
+    }
 }
 
 /// The displacements of consecutive pieces of these counts.

@@ -50,6 +50,12 @@ pub trait Ranks {
     fn send(&self, to: usize, data: &[u8]);
     /// Fills `out` with what rank `from` sent with [`Ranks::send`].
     fn receive(&self, from: usize, out: &mut [u8]);
+    /// Sends `data` (a short message, below 2^28 bytes) to rank `to`, which
+    /// takes it with [`Ranks::receive_message`].
+    fn send_message(&self, to: usize, data: &[u8]);
+    /// The next message sent to this rank with [`Ranks::send_message`] by
+    /// rank `from` (by any rank when `None`), and its sender.
+    fn receive_message(&self, from: Option<usize>) -> (usize, Vec<u8>);
 }
 
 /// One process: a build as it always was.
@@ -80,6 +86,12 @@ impl Ranks for Alone {
         unreachable!("one process sends nothing")
     }
     fn receive(&self, _from: usize, _out: &mut [u8]) {
+        unreachable!("one process receives nothing")
+    }
+    fn send_message(&self, _to: usize, _data: &[u8]) {
+        unreachable!("one process sends nothing")
+    }
+    fn receive_message(&self, _from: Option<usize>) -> (usize, Vec<u8>) {
         unreachable!("one process receives nothing")
     }
 }

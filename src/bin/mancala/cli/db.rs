@@ -257,12 +257,7 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         if let Some(world) = mancala::db::mpi::World::init().filter(|w| w.size() > 1) {
             return match build_on(a, out, Some(&world)) {
                 Ok(()) => Ok(()),
-                Err(e) => {
-                    // One write, so that the ranks' lines do not mix.
-                    let line = format!("error: rank {} of {}: {e}\n", world.rank(), world.size());
-                    let _ = std::io::stderr().write_all(line.as_bytes());
-                    world.abort(2)
-                }
+                Err(e) => super::fail_on_rank(&world, e),
             };
         }
     }
