@@ -193,7 +193,14 @@ pub fn build_level_on<R: Rules>(
 ) -> Option<Solved> {
     let entries = Indexer::new(2 * n, k).map_or(0, |ix| ix.count());
     let share = entries.div_ceil(ranks.size() as u64);
-    build_with::<R>(n, k, lower, progress, stop, Limits::of(share), ranks)
+    let mut limits = Limits::of(share);
+    if ranks.size() > 1 {
+        // Every rank must cut the level alike, whatever threads it has:
+        // the most shards any rank wants.
+        let most = ranks.gather(limits.shards as u64).into_iter().max();
+        limits.shards = most.map_or(limits.shards, |s| s as usize);
+    }
+    build_with::<R>(n, k, lower, progress, stop, limits, ranks)
 }
 
 /// [`build_level`] with these shards and buffers (the tests make them tiny,
