@@ -58,6 +58,7 @@
 //! build stops after a sweep in which no bound changed: every board was then
 //! recomputed from final bounds, so both are fixed points.
 
+use super::ranks::{self, Alone, Ranks};
 use super::{canonical_rank, Level};
 use crate::games::{final_gain, move_gain, MoveList, Rules};
 use crate::index::Indexer;
@@ -74,7 +75,8 @@ const CHUNK: u64 = 1 << 14;
 pub struct Progress {
     /// The level being built.
     pub level: AtomicU64,
-    /// Boards of that level.
+    /// Boards of that level (about this rank's share of them, on several
+    /// ranks: what its passes go over).
     pub entries: AtomicU64,
     /// The sweep (or, in a propagation build, the scan) under way, from 1.
     pub sweep: AtomicU64,
@@ -94,6 +96,9 @@ pub struct Progress {
     pub first_open: AtomicU64,
     /// Edges recorded after the sweeps ([`super::edges`]).
     pub edges: AtomicU64,
+    /// Bytes this rank sent to the others (builds on several ranks: news
+    /// of [`super::propagate`], bounds of the sweeps).
+    pub sent: AtomicU64,
     /// Whether the level was built by sweeps alone, the sweeps reaching
     /// their fixed point before the edges fit their budget
     /// ([`super::edges`]).
@@ -127,16 +132,50 @@ pub fn working_bytes(entries: u64) -> u64 {
 pub struct Solved {
     words: Atomics<AtomicU16>,
     decode: fn(u16) -> i8,
+    /// The boards whose words these are (all of the level in one process;
+    /// a rank's share on several, [`super::ranks`]).
+    part: std::ops::Range<u64>,
+    /// The first board of `words`.
+    offset: u64,
 }
 
 impl Solved {
     /// The working memory of a build and the rule that reads a board's gain
     /// off its word.
     pub(super) fn new(words: Atomics<AtomicU16>, decode: fn(u16) -> i8) -> Solved {
-        Solved { words, decode }
+        let len = words.len() as u64;
+        Solved {
+            words,
+            decode,
+            part: 0..len,
+            offset: 0,
+        }
     }
 
-    /// Number of boards.
+    /// The same words, which are those of the boards of `part` (a rank's
+    /// share of the level).
+    pub(super) fn at(self, part: std::ops::Range<u64>) -> Solved {
+        debug_assert_eq!(part.end - part.start, self.words.len() as u64);
+        Solved {
+            offset: part.start,
+            part,
+            ..self
+        }
+    }
+
+    /// The same words, of the whole level, of which this process computed
+    /// and writes the boards of `part` (a sweep build on several ranks).
+    pub(super) fn owning(self, part: std::ops::Range<u64>) -> Solved {
+        Solved { part, ..self }
+    }
+
+    /// The boards this process computed and writes (the whole level in
+    /// one process, its share on several ranks).
+    pub fn part(&self) -> std::ops::Range<u64> {
+        self.part.clone()
+    }
+
+    /// Number of boards held.
     pub fn len(&self) -> usize {
         self.words.len()
     }
@@ -147,10 +186,11 @@ impl Solved {
         self.words.is_empty()
     }
 
-    /// The gains of the boards of ranks `start..start + out.len()`, each as
-    /// its two's-complement byte (the level file's payload).
+    /// The gains of the boards of ranks `start..start + out.len()` (held
+    /// here), each as its two's-complement byte (the level file's payload).
     pub fn fill(&self, start: u64, out: &mut [u8]) {
-        let words = &self.words[start as usize..start as usize + out.len()];
+        let at = (start - self.offset) as usize;
+        let words = &self.words[at..at + out.len()];
         out.par_chunks_mut(1 << 14)
             .zip(words.par_chunks(1 << 14))
             .for_each(|(o, w)| {
@@ -160,10 +200,10 @@ impl Solved {
             });
     }
 
-    /// Every gain, by rank (a copy: for tests and small levels).
+    /// Every gain held, by rank (a copy: for tests and small levels).
     pub fn gains(&self) -> Vec<i8> {
         let mut out = vec![0u8; self.len()];
-        self.fill(0, &mut out);
+        self.fill(self.offset, &mut out);
         out.into_iter().map(|b| b as i8).collect()
     }
 }
@@ -188,6 +228,26 @@ pub fn build_level<R: Rules>(
     progress: &Progress,
     stop: &AtomicBool,
 ) -> Option<Solved> {
+    build_level_on::<R>(n, k, lower, progress, stop, &Alone)
+}
+
+/// [`build_level`] on several ranks: each rank sweeps its share of the
+/// level ([`super::ranks::share`], one shard a rank) and, after each sweep,
+/// every rank's share of the bounds is broadcast to all, so every rank
+/// holds the whole level's bounds (the chaotic iteration of the module
+/// docs, with the other ranks' bounds a sweep stale). The sweeps end when
+/// none changed a bound in any rank. The returned [`Solved`] holds the
+/// whole level; [`Solved::part`] is this rank's share. Every rank must call
+/// it with the same arguments; `None` on every rank when one was stopped
+/// (or, in this rank only, when its memory cannot be had).
+pub fn build_level_on<R: Rules>(
+    n: usize,
+    k: usize,
+    lower: &[Level<'_>],
+    progress: &Progress,
+    stop: &AtomicBool,
+    ranks: &dyn Ranks,
+) -> Option<Solved> {
     assert!(k <= super::file::MAX_LEVEL_SEEDS && lower.len() >= k);
     let ix = Indexer::new(2 * n, k).expect("levels are below 2^64 boards");
     let count = ix.count();
@@ -202,7 +262,9 @@ pub fn build_level<R: Rules>(
     bounds
         .par_iter()
         .for_each(|b| b.store(pack(-kk, kk), Ordering::Relaxed));
-    let chunks = count.div_ceil(CHUNK);
+    let size = ranks.size();
+    let part = ranks::share(count, 1, size, ranks.rank());
+    let chunks = (part.end - part.start).div_ceil(CHUNK);
     let mut open = count;
     for sweep in 1.. {
         progress.sweep.store(sweep, Ordering::Relaxed);
@@ -214,7 +276,7 @@ pub fn build_level<R: Rules>(
             if stop.load(Ordering::Relaxed) {
                 return;
             }
-            let range = c * CHUNK..((c + 1) * CHUNK).min(count);
+            let range = part.start + c * CHUNK..(part.start + (c + 1) * CHUNK).min(part.end);
             let len = range.end - range.start;
             let mut moves = MoveList::new();
             let (mut ch, mut op, mut gen) = (0, 0, 0);
@@ -249,16 +311,50 @@ pub fn build_level<R: Rules>(
             progress.generated.fetch_add(gen, Ordering::Relaxed);
             progress.done.fetch_add(len, Ordering::Relaxed);
         });
-        if stop.load(Ordering::Relaxed) {
+        if size > 1 {
+            share_bounds(bounds, count, ranks, progress);
+        }
+        if ranks.or(u32::from(stop.load(Ordering::Relaxed))) != 0 {
             return None;
         }
-        open = still_open.into_inner();
-        if changed.into_inner() == 0 {
+        open = ranks.sum(still_open.into_inner());
+        if ranks.sum(changed.into_inner()) == 0 {
             break;
         }
     }
     // The true value is the median of lo, 0 and hi (see the module docs).
-    Some(Solved::new(memory, median))
+    Some(Solved::new(memory, median).owning(part))
+}
+
+/// Words broadcast at a time by [`share_bounds`].
+const BROADCAST_PIECE: usize = 1 << 20;
+
+/// Makes every rank's share of `bounds` (a level of `count` boards) what
+/// that rank has, on every rank, a piece at a time.
+fn share_bounds(bounds: &[AtomicU16], count: u64, ranks: &dyn Ranks, progress: &Progress) {
+    let me = ranks.rank();
+    let mut piece = vec![0u16; BROADCAST_PIECE];
+    for root in 0..ranks.size() {
+        let part = ranks::share(count, 1, ranks.size(), root);
+        let words = &bounds[part.start as usize..part.end as usize];
+        for chunk in words.chunks(BROADCAST_PIECE) {
+            let buf = &mut piece[..chunk.len()];
+            if root == me {
+                for (b, w) in buf.iter_mut().zip(chunk) {
+                    *b = w.load(Ordering::Relaxed);
+                }
+                progress
+                    .sent
+                    .fetch_add(2 * chunk.len() as u64, Ordering::Relaxed);
+            }
+            ranks.broadcast(root, buf);
+            if root != me {
+                for (b, w) in buf.iter().zip(chunk) {
+                    w.store(*b, Ordering::Relaxed);
+                }
+            }
+        }
+    }
 }
 
 /// The bounds a board's moves give it: the best lower and best upper bound

@@ -1,9 +1,12 @@
 //! Building a whole database: levels `0..=K` in order, each reused when a
 //! valid file is present, built by [`super::propagate`] or [`super::build`]
-//! ([`Method`]) within the memory allowed, and written atomically.
+//! ([`Method`]) within the memory allowed, and written atomically; on one
+//! process or on several ranks ([`build_all_on`]).
 
+use super::build::Solved;
 use super::file::{self, LevelFile, LevelId};
 use super::lock::DirLock;
+use super::ranks::{Alone, Ranks};
 use super::{build, edges, propagate};
 use super::{Database, DbError, Level};
 use crate::games::Rules;
@@ -151,6 +154,30 @@ fn plan<R: Rules>(method: Method, entries: u64, below: u64, memory_bytes: u64) -
     (way, way.working_bytes(entries) + fixed)
 }
 
+/// [`plan`] for one of `size` ranks: by unmoves where one process would
+/// propagate by unmoves, each rank then holding its share of the level;
+/// by sweeps otherwise (recorded edges are not split over ranks), each
+/// rank then holding the whole level's bounds.
+fn plan_on<R: Rules>(
+    method: Method,
+    entries: u64,
+    below: u64,
+    memory_bytes: u64,
+    size: usize,
+) -> (Way, u64) {
+    if size == 1 {
+        return plan::<R>(method, entries, below, memory_bytes);
+    }
+    let fixed = below + PROGRAM_BYTES;
+    match plan::<R>(method, entries, below, memory_bytes).0 {
+        Way::Unmoves => (
+            Way::Unmoves,
+            Way::Unmoves.working_bytes(entries.div_ceil(size as u64)) + fixed,
+        ),
+        _ => (Way::Sweep, Way::Sweep.working_bytes(entries) + fixed),
+    }
+}
+
 /// Builds (or reuses, when a valid file is present) every level `0..=max`
 /// of the game `R` with `n` pits a row, and returns the opened database.
 /// `progress` is live while it runs (`level` and `entries` tell the level
@@ -169,7 +196,36 @@ pub fn build_all<R: Rules>(
     log: &(dyn Fn(String) + Sync),
     stop: &std::sync::atomic::AtomicBool,
 ) -> Result<Database, DbError> {
+    build_all_on::<R>(n, max_seeds, options, progress, log, stop, &Alone)
+}
+
+/// [`build_all`] on several ranks, every one of which calls it with the
+/// same arguments (`options.dir` a directory they all see): rank 0 holds
+/// the lock, decides which levels are reused, and writes every level
+/// file, atomically, from the shares the ranks computed
+/// ([`propagate::build_level_on`], [`build::build_level_on`]) and send it
+/// piece by piece; the other ranks then map the new level like rank 0.
+/// Only rank 0 calls `log`. `memory_bytes` is per rank: the share of the
+/// level a rank builds (by unmoves; the whole level's bounds by sweeps)
+/// plus the lower levels plus the program. An error leaves the other
+/// ranks waiting in a collective step: the caller must end them (see
+/// [`super::ranks`]).
+pub fn build_all_on<R: Rules>(
+    n: usize,
+    max_seeds: usize,
+    options: &BuildOptions,
+    progress: &build::Progress,
+    log: &(dyn Fn(String) + Sync),
+    stop: &std::sync::atomic::AtomicBool,
+    ranks: &dyn Ranks,
+) -> Result<Database, DbError> {
     use std::sync::atomic::Ordering::Relaxed;
+    let lead = ranks.rank() == 0;
+    let log = |line: String| {
+        if lead {
+            log(line)
+        }
+    };
     const {
         assert!(
             !R::NAME.is_empty() && R::NAME.len() <= 16,
@@ -183,16 +239,23 @@ pub fn build_all<R: Rules>(
         dir: options.dir.clone(),
         source,
     })?;
-    // Held until this function returns (or the process dies): nothing below
-    // touches the directory before it is ours (see `super::lock`).
-    let _lock = DirLock::acquire(&options.dir)?;
+    // Held (by rank 0) until this function returns (or the process dies):
+    // nothing below touches the directory before it is ours (see
+    // `super::lock`).
+    let _lock = if lead {
+        Some(DirLock::acquire(&options.dir)?)
+    } else {
+        None
+    };
     let mut db = Database {
         game: R::NAME,
         n,
         dir: options.dir.clone(),
         levels: Vec::new(),
     };
-    remove_stale_temporaries(&options.dir);
+    if lead {
+        remove_stale_temporaries(&options.dir);
+    }
     let mut below = 0u64;
     for k in 0..=max_seeds {
         let id = LevelId {
@@ -203,15 +266,23 @@ pub fn build_all<R: Rules>(
         let path = options.dir.join(id.file_name());
         let entries = id.entries();
         // A valid file is reused; an invalid one is rebuilt (and replaced).
-        if path.exists() {
-            if let Ok(f) = LevelFile::open(&path, id, true) {
-                log(format!("level {k}: {entries} boards, valid file reused"));
-                db.push(f);
-                below += entries;
-                continue;
-            }
+        // Rank 0 decides, having checked the payload.
+        let mut valid = None;
+        if lead && path.exists() {
+            valid = LevelFile::open(&path, id, true).ok();
         }
-        let (way, need) = plan::<R>(options.method, entries, below, options.memory_bytes);
+        if ranks.or(u32::from(valid.is_some())) != 0 {
+            let f = match valid {
+                Some(f) => f,
+                None => LevelFile::open(&path, id, false)?,
+            };
+            log(format!("level {k}: {entries} boards, valid file reused"));
+            db.push(f);
+            below += entries;
+            continue;
+        }
+        let size = ranks.size();
+        let (way, need) = plan_on::<R>(options.method, entries, below, options.memory_bytes, size);
         if need > options.memory_bytes {
             return Err(DbError::Memory {
                 k,
@@ -220,7 +291,10 @@ pub fn build_all<R: Rules>(
             });
         }
         progress.level.store(k as u64, Relaxed);
-        progress.entries.store(entries, Relaxed);
+        // What this rank passes over: about its share, on several ranks.
+        progress
+            .entries
+            .store(entries.div_ceil(size as u64), Relaxed);
         progress.sweep.store(0, Relaxed);
         progress.generated.store(0, Relaxed);
         progress.unmoved.store(0, Relaxed);
@@ -228,12 +302,13 @@ pub fn build_all<R: Rules>(
         progress.first_open.store(0, Relaxed);
         progress.edges.store(0, Relaxed);
         progress.fallback.store(false, Relaxed);
+        progress.sent.store(0, Relaxed);
         let start = std::time::Instant::now();
         let gains = {
             let lower: Vec<Level<'_>> = (0..k).map(|j| db.level(j).expect("built")).collect();
             match way {
-                Way::Sweep => build::build_level::<R>(n, k, &lower, progress, stop),
-                Way::Unmoves => propagate::build_level::<R>(n, k, &lower, progress, stop),
+                Way::Sweep => build::build_level_on::<R>(n, k, &lower, progress, stop, ranks),
+                Way::Unmoves => propagate::build_level_on::<R>(n, k, &lower, progress, stop, ranks),
                 Way::Edges(budget) => edges::build_level::<R>(n, k, &lower, progress, stop, budget),
             }
         };
@@ -246,9 +321,18 @@ pub fn build_all<R: Rules>(
         };
         // Straight from the working memory to the file (no copy of the
         // level: `build::working_bytes` is the whole cost).
-        file::write_with(&path, id, &mut |start, out| gains.fill(start, out))?;
+        write_level(&path, id, &gains, ranks)?;
         drop(gains);
+        // The file is complete when rank 0 says so (it has renamed it).
+        ranks.or(0);
         db.push(LevelFile::open(&path, id, false)?);
+        // What every rank did, for the log of rank 0.
+        let sent = ranks.sum(progress.sent.load(Relaxed));
+        if size > 1 {
+            for x in [&progress.generated, &progress.unmoved] {
+                x.store(ranks.sum(x.load(Relaxed)), Relaxed);
+            }
+        }
         let seconds = start.elapsed().as_secs_f64();
         let per_board = |x: &std::sync::atomic::AtomicU64| x.load(Relaxed) as f64 / entries as f64;
         let how = match way {
@@ -277,13 +361,66 @@ pub fn build_all<R: Rules>(
                 per_board(&progress.generated)
             ),
         };
+        let on = if size > 1 {
+            format!(
+                "; on {size} ranks, {:.1} MB sent between them",
+                sent as f64 / 1e6
+            )
+        } else {
+            String::new()
+        };
         log(format!(
-            "level {k}: {entries} boards built in {seconds:.2} s ({:.2} M boards/s; {how})",
+            "level {k}: {entries} boards built in {seconds:.2} s ({:.2} M boards/s; {how}{on})",
             entries as f64 / seconds.max(1e-9) / 1e6
         ));
         below += entries;
     }
     Ok(db)
+}
+
+/// Writes the level `id` to `path` atomically ([`file::write_with`]) from
+/// the shares of `ranks`: rank 0 writes the file, the payload's pieces it
+/// holds from its own `gains` and the others received from their owners;
+/// every other rank sends its `gains`' share, cut where the pieces of
+/// [`file::write_with`] are cut ([`file::WRITE_PIECE`] bytes from the
+/// start), in order, which is the order in which rank 0 asks for them.
+fn write_level(path: &Path, id: LevelId, gains: &Solved, ranks: &dyn Ranks) -> Result<(), DbError> {
+    let part = gains.part();
+    // Every share ends where the next begins: rank `q` has
+    // `ends[q - 1]..ends[q]` (from 0 for rank 0).
+    let ends = ranks.gather(part.end);
+    if ranks.rank() == 0 {
+        file::write_with(path, id, &mut |start, out| {
+            let end = start + out.len() as u64;
+            let mut at = start;
+            while at < end {
+                let q = ends.partition_point(|&e| e <= at);
+                let to = ends[q].min(end);
+                let piece = &mut out[(at - start) as usize..(to - start) as usize];
+                if q == 0 {
+                    gains.fill(at, piece);
+                } else {
+                    ranks.receive(q, piece);
+                }
+                at = to;
+            }
+        })?;
+    } else {
+        let entries = id.entries();
+        let mut buf = vec![0u8; file::WRITE_PIECE];
+        let mut start = 0;
+        while start < entries {
+            let end = (start + file::WRITE_PIECE as u64).min(entries);
+            let (from, to) = (start.max(part.start), end.min(part.end));
+            if from < to {
+                let piece = &mut buf[..(to - from) as usize];
+                gains.fill(from, piece);
+                ranks.send(0, piece);
+            }
+            start = end;
+        }
+    }
+    Ok(())
 }
 
 /// Removes the temporary files a killed build may have left in `dir`

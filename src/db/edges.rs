@@ -289,7 +289,16 @@ fn build_with<R: Rules>(
     cx.convert();
     let recorded = cx.record::<R>(&bounds)?;
     drop(bounds);
-    propagate::settle(k, count_all, words, &recorded, limits, progress, stop)?;
+    propagate::settle(
+        k,
+        count_all,
+        words,
+        &recorded,
+        limits,
+        progress,
+        stop,
+        &super::ranks::Alone,
+    )?;
     drop(recorded);
     Some(Solved::new(memory, propagate::decode))
 }

@@ -24,8 +24,11 @@ pub mod build_all;
 pub mod edges;
 pub mod file;
 pub mod lock;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod probe;
 pub mod propagate;
+pub mod ranks;
 pub mod stats;
 pub mod verify;
 
@@ -34,7 +37,7 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 pub use build_all::{
-    build_all, peak_bytes, peak_bytes_within, BuildOptions, Method, PROGRAM_BYTES,
+    build_all, build_all_on, peak_bytes, peak_bytes_within, BuildOptions, Method, PROGRAM_BYTES,
 };
 pub use probe::{canonical_board, canonical_rank, Database, Level, Tablebase};
 pub use stats::histogram;

@@ -72,6 +72,13 @@
 //! and the next begins. So shards share nothing but batches of `(rank,
 //! news)`, and could as well be processes or machines.
 //!
+//! The shards need not share a process either: on several ranks
+//! ([`super::ranks`]), each rank holds the words of its own shards only
+//! (its share of the level, [`super::ranks::share`]), runs the forward
+//! pass over them, and at the end of each round sends the batches for
+//! other ranks' shards in one all-to-all exchange; the rounds of a
+//! threshold end when no rank has news left ([`Ranks::or`]).
+//!
 //! The order in which news is applied does not matter: each piece of news
 //! only adds to `W_t` or `L_t` or lowers a counter, once, and the least
 //! closed sets are reached whatever the order. Memory stays bounded: a
@@ -80,6 +87,7 @@
 //! for untold boards in the next round.
 
 use super::build::{Progress, Solved};
+use super::ranks::{self, Alone, Ranks};
 use super::{canonical_rank, Level};
 use crate::games::{final_gain, through, MoveList, Rules};
 use crate::index::Indexer;
@@ -167,8 +175,32 @@ pub fn build_level<R: Rules>(
     progress: &Progress,
     stop: &AtomicBool,
 ) -> Option<Solved> {
+    build_level_on::<R>(n, k, lower, progress, stop, &Alone)
+}
+
+/// [`build_level`] on several ranks: this rank computes its share of the
+/// level ([`super::ranks::share`]) with the others, and the returned
+/// [`Solved`] holds that share only ([`Solved::part`]). Every rank must
+/// call it with the same arguments; `None` on every rank when one was
+/// stopped (or, in this rank only, when its memory cannot be had).
+pub fn build_level_on<R: Rules>(
+    n: usize,
+    k: usize,
+    lower: &[Level<'_>],
+    progress: &Progress,
+    stop: &AtomicBool,
+    ranks: &dyn Ranks,
+) -> Option<Solved> {
     let entries = Indexer::new(2 * n, k).map_or(0, |ix| ix.count());
-    build_with::<R>(n, k, lower, progress, stop, Limits::of(entries))
+    let share = entries.div_ceil(ranks.size() as u64);
+    let mut limits = Limits::of(share);
+    if ranks.size() > 1 {
+        // Every rank must cut the level alike, whatever threads it has:
+        // the most shards any rank wants.
+        let most = ranks.gather(limits.shards as u64).into_iter().max();
+        limits.shards = most.map_or(limits.shards, |s| s as usize);
+    }
+    build_with::<R>(n, k, lower, progress, stop, limits, ranks)
 }
 
 /// [`build_level`] with these shards and buffers (the tests make them tiny,
@@ -180,25 +212,29 @@ fn build_with<R: Rules>(
     progress: &Progress,
     stop: &AtomicBool,
     limits: Limits,
+    ranks: &dyn Ranks,
 ) -> Option<Solved> {
     assert!(R::HAS_UNMOVES, "{} has no unmove generator", R::NAME);
     assert!(k <= super::file::MAX_LEVEL_SEEDS && lower.len() >= k);
     let ix = Indexer::new(2 * n, k).expect("levels are below 2^64 boards");
     let count_all = ix.count();
-    let memory = Atomics::<AtomicU16>::zeroed(usize::try_from(count_all).ok()?).ok()?;
+    // This rank's share of the level: all of it in one process.
+    let part = ranks::share(count_all, limits.shards, ranks.size(), ranks.rank());
+    let base = part.start;
+    let memory = Atomics::<AtomicU16>::zeroed(usize::try_from(part.end - base).ok()?).ok()?;
     memory.use_huge_pages();
     let words = &memory[..];
-    let chunks = count_all.div_ceil(CHUNK);
+    let chunks = (part.end - base).div_ceil(CHUNK);
 
     // The forward pass: every board's exits and quiet moves, once.
     progress.sweep.store(1, Ordering::Relaxed);
     progress.done.store(0, Ordering::Relaxed);
-    progress.open.store(count_all, Ordering::Relaxed);
+    progress.open.store(part.end - base, Ordering::Relaxed);
     (0..chunks).into_par_iter().for_each(|c| {
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        let range = c * CHUNK..((c + 1) * CHUNK).min(count_all);
+        let range = base + c * CHUNK..(base + (c + 1) * CHUNK).min(part.end);
         let len = range.end - range.start;
         let mut moves = MoveList::new();
         ix.walk(range, |r, board| {
@@ -220,12 +256,12 @@ fn build_with<R: Rules>(
                     open_word(e as i8, quiet)
                 }
             };
-            words[r as usize].store(w, Ordering::Relaxed);
+            words[(r - base) as usize].store(w, Ordering::Relaxed);
         });
         progress.done.fetch_add(len, Ordering::Relaxed);
         progress.generated.fetch_add(len, Ordering::Relaxed);
     });
-    if stop.load(Ordering::Relaxed) {
+    if ranks.or(u32::from(stop.load(Ordering::Relaxed))) != 0 {
         return None;
     }
 
@@ -234,8 +270,8 @@ fn build_with<R: Rules>(
         ix: &ix,
         rules: std::marker::PhantomData,
     };
-    settle(k, count_all, words, &unmoves, limits, progress, stop)?;
-    Some(Solved::new(memory, decode))
+    settle(k, count_all, words, &unmoves, limits, progress, stop, ranks)?;
+    Some(Solved::new(memory, decode).at(part))
 }
 
 /// Where a propagation finds the parents of a settled board: its quiet
@@ -278,11 +314,14 @@ impl<R: Rules> Parents for Unmoves<'_, R> {
     }
 }
 
-/// The thresholds of a level of `count_all` boards whose `words` hold every
-/// board's `e(b)` and counter ([`open_word`]), from `k` down, each in rounds
-/// of the shards exchanging their news until no news is left and no board
-/// untold (see the module docs). Leaves every board's final word; `None`
-/// when stopped.
+/// The thresholds of a level of `count_all` boards whose `words` hold the
+/// `e(b)` and counter ([`open_word`]) of every board of this rank's share
+/// ([`super::ranks::share`] with `limits.shards` shards a rank; the whole
+/// level in one process), from `k` down, each in rounds of the shards
+/// exchanging their news until no news is left and no board untold, in
+/// any rank (see the module docs). Leaves every board's final word;
+/// `None` (on every rank) when stopped (on any).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn settle<P: Parents>(
     k: usize,
     count_all: u64,
@@ -291,12 +330,20 @@ pub(super) fn settle<P: Parents>(
     limits: Limits,
     progress: &Progress,
     stop: &AtomicBool,
+    ranks: &dyn Ranks,
 ) -> Option<()> {
     // The thresholds, from k down, each in rounds of the shards exchanging
     // their news, until no news is left and no board untold.
-    let shard_len = limits.shard_len(count_all);
-    let shards = count_all.div_ceil(shard_len) as usize;
-    let unsettled = AtomicU64::new(count_all);
+    let (me, size) = (ranks.rank(), ranks.size());
+    let shard_len = ranks::shard_len(count_all, limits.shards, size);
+    let part = ranks::share(count_all, limits.shards, size, me);
+    let base = part.start;
+    debug_assert_eq!(words.len() as u64, part.end - base);
+    // This rank's shards are `first..first + shards` of `all_shards`.
+    let first = me * limits.shards;
+    let shards = (part.end - base).div_ceil(shard_len) as usize;
+    let all_shards = count_all.div_ceil(shard_len) as usize;
+    let unsettled = AtomicU64::new(part.end - base);
     for t in (1..=k as i8).rev() {
         let mut inboxes: Vec<Vec<Vec<u64>>> = vec![Vec::new(); shards];
         let mut rescan = vec![true; shards];
@@ -311,17 +358,18 @@ pub(super) fn settle<P: Parents>(
                 .zip(rescan.into_par_iter())
                 .enumerate()
                 .map(|(i, (inbox, scan))| {
-                    let start = i as u64 * shard_len;
+                    let start = base + i as u64 * shard_len;
                     let mut shard = Shard {
                         t,
                         source: parents,
                         words,
-                        range: start..(start + shard_len).min(count_all),
+                        base,
+                        range: start..(start + shard_len).min(part.end),
                         shard_len,
                         stack: Vec::new(),
                         stack_cap: limits.stack_cap,
                         parents: Vec::new(),
-                        outboxes: vec![Vec::new(); shards],
+                        outboxes: vec![Vec::new(); all_shards],
                         sent: 0,
                         budget: limits.messages,
                         untold: false,
@@ -339,25 +387,48 @@ pub(super) fn settle<P: Parents>(
                     (shard.outboxes, shard.untold)
                 })
                 .collect();
-            if stop.load(Ordering::Relaxed) {
-                return None;
-            }
             // The exchange: shard `d`'s inbox is every shard's batch for
-            // `d` (moved, not copied).
+            // `d` (moved, not copied, within this rank; the batches for
+            // another rank's shards go to it in one piece).
             inboxes = vec![Vec::new(); shards];
             rescan = vec![false; shards];
             let mut news = false;
+            let mut away: Vec<Vec<u64>> = vec![Vec::new(); size];
             for (from, (outboxes, untold)) in outcomes.into_iter().enumerate() {
                 rescan[from] = untold;
                 news |= untold;
                 for (d, batch) in outboxes.into_iter().enumerate() {
-                    if !batch.is_empty() {
-                        news = true;
-                        inboxes[d].push(batch);
+                    if batch.is_empty() {
+                        continue;
+                    }
+                    news = true;
+                    match (d / limits.shards, d.checked_sub(first)) {
+                        (owner, Some(local)) if owner == me => inboxes[local].push(batch),
+                        (owner, _) => away[owner].extend_from_slice(&batch),
                     }
                 }
             }
-            if !news {
+            if size > 1 {
+                let sent: usize = away.iter().map(Vec::len).sum();
+                progress.sent.fetch_add(8 * sent as u64, Ordering::Relaxed);
+                let mut batches: Vec<Vec<u64>> = vec![Vec::new(); shards];
+                for m in ranks.exchange(&away) {
+                    batches[(m >> 1) as usize / shard_len as usize - first].push(m);
+                }
+                for (inbox, batch) in inboxes.iter_mut().zip(batches) {
+                    if !batch.is_empty() {
+                        inbox.push(batch);
+                    }
+                }
+            }
+            // Every rank goes on while one has news, and stops when one
+            // is stopped.
+            let stopped = stop.load(Ordering::Relaxed);
+            let flags = ranks.or(u32::from(news) | u32::from(stopped) << 1);
+            if flags & 2 != 0 {
+                return None;
+            }
+            if flags & 1 == 0 {
                 break;
             }
         }
@@ -399,10 +470,10 @@ impl Limits {
         }
     }
 
-    /// Boards per shard of a level of `count` boards (the last shard may
-    /// have fewer).
+    /// Boards per shard of a level of `count` boards in one process (the
+    /// last shard may have fewer).
     pub(super) fn shard_len(&self, count: u64) -> u64 {
-        count.div_ceil(self.shards as u64).max(1)
+        ranks::shard_len(count, self.shards, 1)
     }
 }
 
@@ -423,7 +494,9 @@ fn news(r: u64, good: bool) -> u64 {
 struct Shard<'a, P> {
     t: i8,
     source: &'a P,
+    /// This rank's words: the board of rank `r` is at `r - base`.
     words: &'a [AtomicU16],
+    base: u64,
     range: std::ops::Range<u64>,
     shard_len: u64,
     stack: Vec<u64>,
@@ -465,7 +538,7 @@ impl<P: Parents> Shard<'_, P> {
     #[inline]
     fn word(&self, r: u64) -> &AtomicU16 {
         debug_assert!(self.range.contains(&r));
-        &self.words[r as usize]
+        &self.words[(r - self.base) as usize]
     }
 
     /// Whether board `r` should be followed now: it qualifies on its own at
@@ -601,7 +674,7 @@ mod tests {
                     stack_cap,
                     messages,
                 };
-                let got = build_with::<R>(n, k, &lower, &progress, &stop, limits)
+                let got = build_with::<R>(n, k, &lower, &progress, &stop, limits, &Alone)
                     .unwrap()
                     .gains();
                 assert_eq!(got, want, "{} level {k}, {limits:?}", R::NAME);

@@ -85,7 +85,7 @@ pub struct Partial {
 /// The extrapolation from the jobs of `split` done (`done`, summaries by
 /// job index), after `spent` seconds of earlier runs and `seconds` of this
 /// one, in which `fresh` of the jobs were done.
-fn estimate(
+pub(super) fn estimate(
     split: &Split,
     done: &BTreeMap<usize, Summary>,
     spent: f64,
@@ -139,11 +139,11 @@ fn estimate(
 /// A count under way, as [`Runner::run`] shows it to its `progress`
 /// callback.
 pub struct Progress<'a> {
-    split: &'a Split,
-    done: &'a BTreeMap<usize, Summary>,
-    spent: f64,
-    seconds: f64,
-    fresh: usize,
+    pub(super) split: &'a Split,
+    pub(super) done: &'a BTreeMap<usize, Summary>,
+    pub(super) spent: f64,
+    pub(super) seconds: f64,
+    pub(super) fresh: usize,
 }
 
 impl Progress<'_> {
@@ -191,9 +191,9 @@ pub enum Outcome {
 /// made with [`Runner::new`], which cuts the count or takes the cut of a
 /// checkpoint, then run once with [`Runner::run`].
 pub struct Runner<'a, R: Rules> {
-    explorer: &'a Explorer<R>,
-    split: Split,
-    checkpoint: Checkpoint,
+    pub(super) explorer: &'a Explorer<R>,
+    pub(super) split: Split,
+    pub(super) checkpoint: Checkpoint,
 }
 
 impl<'a, R: Rules> Runner<'a, R> {

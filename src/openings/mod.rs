@@ -51,6 +51,7 @@
 
 mod checkpoint;
 mod count;
+mod dealt;
 mod explorer;
 mod jobs;
 pub mod shortest;

@@ -322,6 +322,18 @@ pub enum CliError {
     Io(#[from] std::io::Error),
 }
 
+/// An error on one of several MPI ranks: printed with the rank, in one
+/// write (so that the ranks' lines do not mix), and the run ended at once
+/// with exit status 2 (`MPI_Abort`), since the other ranks would wait for
+/// this one forever.
+#[cfg(feature = "mpi")]
+pub fn fail_on_rank(world: &mancala::db::mpi::World, e: CliError) -> ! {
+    use mancala::db::ranks::Ranks;
+    let line = format!("error: rank {} of {}: {e}\n", world.rank(), world.size());
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    world.abort(2)
+}
+
 /// Writes `bytes` to `path` atomically ([`mancala::atomic_file`]): `path`
 /// is never left partial.
 pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {

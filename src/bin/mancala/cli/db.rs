@@ -246,7 +246,32 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
 }
 
+/// `db build`: on the ranks of MPI when built with the feature `mpi` and
+/// started on several (`mpirun -n N`), else in this process. On several
+/// ranks, an error in any is printed with its rank and ends them all
+/// (exit status 2): the others would wait for it forever.
 fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    #[cfg(feature = "mpi")]
+    {
+        use mancala::db::ranks::Ranks;
+        if let Some(world) = mancala::db::mpi::World::init().filter(|w| w.size() > 1) {
+            return match build_on(a, out, Some(&world)) {
+                Ok(()) => Ok(()),
+                Err(e) => super::fail_on_rank(&world, e),
+            };
+        }
+    }
+    build_on(a, out, None)
+}
+
+/// `db build` in this process (`ranks` is `None`) or as one of `ranks`
+/// (only rank 0 reports).
+fn build_on(
+    a: &BuildArgs,
+    out: &mut dyn Write,
+    ranks: Option<&dyn db::ranks::Ranks>,
+) -> Result<(), CliError> {
+    let lead = ranks.is_none_or(|r| r.rank() == 0);
     let v = a.which.variant()?;
     let k = usize::from(a.max_seeds);
     let method = match a.method {
@@ -265,13 +290,15 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         .num_threads(a.threads.map_or(0, usize::from))
         .build()
         .map_err(|e| CliError::Db(format!("cannot start threads: {e}")))?;
+    let quiet = a.quiet || !lead;
     let show = {
         use std::io::IsTerminal;
-        !a.quiet && std::io::stderr().is_terminal()
+        !quiet && std::io::stderr().is_terminal()
     };
-    if !a.quiet {
+    if !quiet {
+        let on = ranks.map_or(String::new(), |r| format!(" on each of {} ranks", r.size()));
         eprintln!(
-            "building {} with {} pits a row, levels 0 to {k}: about {} MiB at the peak (limit {} MiB), {} threads",
+            "building {} with {} pits a row, levels 0 to {k}: about {} MiB at the peak (limit {} MiB), {} threads{on}",
             v.game(),
             v.n(),
             peak.div_ceil(1 << 20),
@@ -294,7 +321,6 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .progress_chars("=> "),
         );
     }
-    let quiet = a.quiet;
     let log = |line: String| {
         if !quiet {
             bar.suspend(|| eprintln!("{line}"));
@@ -318,12 +344,25 @@ fn build(a: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 bar.finish_and_clear();
             });
         }
-        let r = pool.install(
-            || dispatch!(v.game(), R => db::build_all::<R>(v.n(), k, &options, &progress, &log, &stop)),
-        );
+        let r = match ranks {
+            None => pool.install(
+                || dispatch!(v.game(), R => db::build_all::<R>(v.n(), k, &options, &progress, &log, &stop)),
+            ),
+            // MPI is called from this thread, which initialized it, and the
+            // level's work runs on rayon's global pool, made like `pool`.
+            Some(ranks) => {
+                let _ = rayon::ThreadPoolBuilder::new()
+                    .num_threads(pool.current_num_threads())
+                    .build_global();
+                dispatch!(v.game(), R => db::build_all_on::<R>(v.n(), k, &options, &progress, &log, &stop, ranks))
+            }
+        };
         done.store(true, Relaxed);
         r
     })?;
+    if !lead {
+        return Ok(());
+    }
     if a.json {
         let doc = serde_json::json!({
             "game": result.game().to_string(),

@@ -2,6 +2,7 @@
 //! openings), listed or counted.
 
 use super::{CliError, GameArgs};
+use mancala::db::ranks::Ranks;
 use mancala::openings::{
     shortest, Checkpoint, Criterion, Explorer, Outcome, Partial, Progress, ResumeError, RunOptions,
     Runner, Wins,
@@ -142,11 +143,29 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             out,
         );
     }
-    dispatch!(variant.game(), R => run_rules::<R>(args, &variant, &pos, [need, second], &pool, show, out))
+    // A count on several MPI ranks (built with the feature `mpi`, started
+    // by `mpirun -n N`): rank 0 deals the jobs and reports.
+    #[cfg(feature = "mpi")]
+    if args.count {
+        use mancala::db::ranks::Ranks;
+        if let Some(world) = mancala::db::mpi::World::init().filter(|w| w.size() > 1) {
+            let show = show && world.rank() == 0;
+            let ranks: Option<&dyn Ranks> = Some(&world);
+            return match dispatch!(variant.game(), R => run_rules::<R>(
+                args, &variant, &pos, [need, second], &pool, show, ranks, out))
+            {
+                Err(e) if !matches!(e, CliError::Incomplete(_)) => super::fail_on_rank(&world, e),
+                r => r,
+            };
+        }
+    }
+    dispatch!(variant.game(), R => run_rules::<R>(args, &variant, &pos, [need, second], &pool, show, None, out))
 }
 
 /// [`run`] under the rules `R`: lists or counts with the thresholds
-/// `needs` on `pool`, with a progress display on stderr when `show`.
+/// `needs` on `pool`, with a progress display on stderr when `show`; a
+/// count as one of `ranks` when given (only rank 0 reports).
+#[allow(clippy::too_many_arguments)]
 fn run_rules<R: Rules>(
     args: &Args,
     variant: &Variant,
@@ -154,8 +173,10 @@ fn run_rules<R: Rules>(
     needs: [usize; 2],
     pool: &rayon::ThreadPool,
     show: bool,
+    ranks: Option<&dyn Ranks>,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    let lead = ranks.is_none_or(|r| r.rank() == 0);
     let explorer = Explorer::<R>::with_thresholds(needs, (args.memory << 20) as usize);
     let done = AtomicBool::new(false);
     let mut listed = Vec::new();
@@ -181,11 +202,13 @@ fn run_rules<R: Rules>(
         }
         let t = std::time::Instant::now();
         let result = if args.count {
-            let counted = count(args, variant, pos, &explorer, pool, show);
+            let counted = count(args, variant, pos, &explorer, pool, show, ranks);
             done.store(true, Relaxed);
             match counted? {
-                Outcome::Finished { summary, .. } => Ok(summary),
-                Outcome::Stopped(partial) => {
+                // A rank that counted for rank 0: it has nothing to say.
+                None => Ok(None),
+                Some(Outcome::Finished { summary, .. }) => Ok(Some(summary)),
+                Some(Outcome::Stopped(partial)) => {
                     report_partial(args, &partial, out)?;
                     return Err(CliError::Incomplete(format!(
                         "stopped after {} of {} jobs{}",
@@ -208,10 +231,10 @@ fn run_rules<R: Rules>(
                     result = writeln!(out, "{}\t{after}", moves.join(" "));
                 }
             });
-            result.map(|()| s).map_err(CliError::from)
+            result.map(|()| Some(s)).map_err(CliError::from)
         };
         done.store(true, Relaxed);
-        if !args.quiet {
+        if !args.quiet && lead {
             eprintln!(
                 "{} positions expanded, {} summaries kept, {:.2} s",
                 explorer.nodes(),
@@ -221,6 +244,9 @@ fn run_rules<R: Rules>(
         }
         result
     })?;
+    let Some(summary) = summary else {
+        return Ok(());
+    };
     let [first, strong] = &summary.wins;
     if args.json {
         let mut doc = serde_json::json!({
@@ -262,6 +288,8 @@ fn run_rules<R: Rules>(
 /// Counts the first turns from `pos` job by job ([`Runner`]), resuming
 /// from and saving to the checkpoint, in parallel on `pool`, with a
 /// progress bar when `show` (else, unless quiet, a line every minute).
+/// On `ranks` ([`Runner::run_dealt`]): rank 0 deals, saves and returns the
+/// outcome, the others count and return `None`.
 fn count<R: Rules>(
     args: &Args,
     variant: &Variant,
@@ -269,7 +297,8 @@ fn count<R: Rules>(
     explorer: &Explorer<R>,
     pool: &rayon::ThreadPool,
     show: bool,
-) -> Result<Outcome, CliError> {
+    ranks: Option<&dyn Ranks>,
+) -> Result<Option<Outcome>, CliError> {
     let bad = |file: &std::path::Path, why: String| {
         CliError::Openings(format!("checkpoint {}: {why}", file.display()))
     };
@@ -314,9 +343,20 @@ fn count<R: Rules>(
         bar.reset_eta();
         bar
     });
+    // The test hook of tests/mpi.rs, on ranks: rank 1 dies after this many
+    // jobs, as a rank of a cluster may, and rank 0 saves after every answer
+    // (the checkpoint then has every job it was sent).
+    let die_after = ranks.and_then(|_| {
+        std::env::var(DIE_AFTER)
+            .ok()
+            .and_then(|n| n.parse::<usize>().ok())
+    });
     let options = RunOptions {
         stop_after: args.stop_after,
-        ..RunOptions::default()
+        save_every: match die_after {
+            Some(_) => std::time::Duration::ZERO,
+            None => RunOptions::default().save_every,
+        },
     };
     let save = |c: &Checkpoint| match &args.checkpoint {
         Some(file) => super::write_file(file, c.to_text().as_bytes()),
@@ -351,11 +391,23 @@ fn count<R: Rules>(
             ),
         }
     };
-    let outcome = runner.run(pool, &options, save, progress);
+    let outcome = match ranks {
+        None => runner.run(pool, &options, save, progress).map(Some),
+        Some(ranks) => {
+            let hook = |jobs: usize| {
+                if ranks.rank() == 1 && die_after.is_some_and(|n| jobs >= n) {
+                    std::process::exit(9);
+                }
+            };
+            runner.run_dealt(pool, &options, ranks, save, progress, hook)
+        }
+    };
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let outcome = outcome?;
+    let Some(outcome) = outcome? else {
+        return Ok(None);
+    };
     if let Outcome::Finished {
         seconds, earlier, ..
     } = outcome
@@ -364,8 +416,13 @@ fn count<R: Rules>(
             eprintln!("{seconds:.1} s in all, with the checkpoint's earlier runs");
         }
     }
-    Ok(outcome)
+    Ok(Some(outcome))
 }
+
+/// The test hook of a count on MPI ranks: when this variable holds `N`,
+/// rank 1 exits (status 9) once it has counted `N` jobs, and rank 0 saves
+/// the checkpoint after every answer.
+const DIE_AFTER: &str = "MANCALA_TEST_RANK_DIES_AFTER_JOBS";
 
 /// Prints a stopped count: what is done, and what it extrapolates to.
 fn report_partial(args: &Args, p: &Partial, out: &mut dyn Write) -> Result<(), CliError> {
