@@ -595,7 +595,7 @@ impl Context<'_> {
                 let mut blocks = Vec::with_capacity((end - start).div_ceil(BLOCK) as usize + 1);
                 let mut at = 0u64;
                 for (j, b) in self.bounds[start as usize..end as usize].iter().enumerate() {
-                    if j as u64 % BLOCK == 0 {
+                    if (j as u64).is_multiple_of(BLOCK) {
                         blocks.push(u32::try_from(at).ok()?);
                     }
                     let b = b.load(Ordering::Relaxed);
