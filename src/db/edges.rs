@@ -88,7 +88,7 @@
 //! - **slots**, per shard, one `u32` each ([`SLOT_BYTES`]): the slots of
 //!   the shard's children that did not overflow, one after the other by
 //!   rank, as many as each one's bound; a slot holds `edge + 1`, where
-//!   `edge` is `parent << 1 | same mover` ([`edge`]), or 0 when empty;
+//!   `edge` is `parent << 1 | same mover`, or 0 when empty;
 //! - **block offsets**, per shard, one `u32` for every [`BLOCK`] children:
 //!   where the slots of the block's first child begin; a child's slots
 //!   begin at its block's offset plus the bounds of the children before it
