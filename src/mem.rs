@@ -47,6 +47,10 @@ pub unsafe trait ZeroValid: Sync + Sized {}
 unsafe impl ZeroValid for std::sync::atomic::AtomicU16 {}
 // SAFETY: as above.
 unsafe impl ZeroValid for std::sync::atomic::AtomicU64 {}
+// SAFETY: as above.
+unsafe impl ZeroValid for std::sync::atomic::AtomicU32 {}
+// SAFETY: as above.
+unsafe impl ZeroValid for std::sync::atomic::AtomicU8 {}
 
 /// A fixed-length array of `T` (zero-filled at creation), shared by
 /// reference between threads (see the module docs).

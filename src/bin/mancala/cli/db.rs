@@ -65,8 +65,9 @@ struct BuildArgs {
     max_seeds: u16,
     /// Memory the build may use, in MiB (the level being built takes two
     /// bytes per board, the levels below it one, the program about 6 MiB;
-    /// a propagation over recorded edges takes up to 32 bytes a board more
-    /// for its edges, within this limit).
+    /// a propagation over recorded edges takes a byte a board more for the
+    /// bounds of its edges and up to 14 more for the edges, four bytes
+    /// each, within this limit).
     #[arg(long, value_name = "MB", default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     memory: u64,
     /// Threads (default: every core).
