@@ -21,7 +21,7 @@
 //! run ended by the death of a rank (MPI ends them all) resumes from the
 //! checkpoint, losing those jobs and the seconds since the last save.
 
-use super::jobs::{estimate, Outcome, Progress, RunOptions, Runner};
+use super::jobs::{ending, Outcome, Progress, RunOptions, Runner};
 use super::{Checkpoint, Summary};
 use crate::db::ranks::Ranks;
 use crate::games::Rules;
@@ -110,22 +110,13 @@ impl<R: Rules> Runner<'_, R> {
         }
         checkpoint.seconds = spent + start.elapsed().as_secs_f64();
         save(checkpoint)?;
-        let seconds = start.elapsed().as_secs_f64();
-        let done = &checkpoint.done;
-        if done.len() < split.jobs.len() {
-            return Ok(Outcome::Stopped(estimate(
-                split,
-                done,
-                spent,
-                seconds,
-                done.len() - resumed,
-            )));
-        }
-        Ok(Outcome::Finished {
-            summary: split.combine(done),
-            seconds: checkpoint.seconds,
-            earlier: spent,
-        })
+        Ok(ending(
+            split,
+            checkpoint,
+            spent,
+            start.elapsed().as_secs_f64(),
+            resumed,
+        ))
     }
 
     /// A counting rank: asks for as many jobs as `pool` has threads,

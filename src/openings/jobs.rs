@@ -169,6 +169,29 @@ impl Progress<'_> {
     }
 }
 
+/// How a run of `split` ends once its checkpoint is saved: finished when
+/// every job is done (the summaries combined), else stopped with the
+/// extrapolation ([`estimate`]); `spent` seconds of earlier runs, `seconds`
+/// of this one, which resumed `resumed` jobs done before. The single
+/// process's run and the dealing rank's share it.
+pub(super) fn ending(
+    split: &Split,
+    checkpoint: &Checkpoint,
+    spent: f64,
+    seconds: f64,
+    resumed: usize,
+) -> Outcome {
+    let done = &checkpoint.done;
+    if done.len() < split.jobs.len() {
+        return Outcome::Stopped(estimate(split, done, spent, seconds, done.len() - resumed));
+    }
+    Outcome::Finished {
+        summary: split.combine(done),
+        seconds: checkpoint.seconds,
+        earlier: spent,
+    }
+}
+
 /// How a run ended ([`Runner::run`]).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
@@ -335,22 +358,13 @@ impl<'a, R: Rules> Runner<'a, R> {
             }
         });
         result?;
-        let seconds = start.elapsed().as_secs_f64();
-        let done = &checkpoint.done;
-        if done.len() < split.jobs.len() {
-            return Ok(Outcome::Stopped(estimate(
-                split,
-                done,
-                spent,
-                seconds,
-                done.len() - resumed,
-            )));
-        }
-        Ok(Outcome::Finished {
-            summary: split.combine(done),
-            seconds: checkpoint.seconds,
-            earlier: spent,
-        })
+        Ok(ending(
+            split,
+            checkpoint,
+            spent,
+            start.elapsed().as_secs_f64(),
+            resumed,
+        ))
     }
 }
 
