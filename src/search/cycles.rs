@@ -226,6 +226,15 @@ impl Cycles {
         self.members[at as usize].partial = partial;
     }
 
+    /// Forgets node `at`, the last opened, which recorded no edge and
+    /// that no node waits on (it was decided before it searched a move).
+    pub(crate) fn forget_last(&mut self, at: u32) {
+        debug_assert_eq!(at as usize + 1, self.members.len());
+        let m = self.members.pop().expect("an open node");
+        debug_assert_eq!(m.edge_mark as usize, self.edges.len());
+        self.open.remove(&m.key);
+    }
+
     /// Node `at` is decided with the fail-soft result `v` but stays open:
     /// nodes above it may wait on it.
     pub(crate) fn decide(&mut self, at: u32, v: i32) {

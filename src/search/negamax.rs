@@ -509,8 +509,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
     #[inline]
     fn leave_untouched(&mut self, me: u32) {
         if R::CYCLIC {
-            self.cycles.decide(me, 0);
-            self.close(me);
+            self.cycles.forget_last(me);
         }
     }
 
