@@ -2,7 +2,9 @@
 //! generator: on every board of many levels, both sides to move, `p` is a
 //! quiet parent of `c` by move `m` exactly when `Rules::generate` of `p`
 //! lists `m` leading to `c` with the board seeds unchanged (the same
-//! multiset of edges), and every such move passes the turn.
+//! multiset of edges), and every such move passes the turn. Also, for
+//! every game, that a move taking seeds off the board takes at least
+//! [`Rules::LEAST_TAKEN`] (what the database builds' memory counts on).
 
 use mancala::games::{MoveList, Rules};
 use mancala::index::Indexer;
@@ -102,4 +104,53 @@ fn unmoves_are_the_forward_moves_reversed() {
         assert!(edges > 100_000, "{game}: only {edges} quiet edges checked");
     }
     assert!(games >= 2, "Awari and Kalah have unmove generators");
+}
+
+/// The fewest seeds a move of `n` pits a row with `k` seeds takes off the
+/// board, over every board, both sides to move (`None`: no move takes any).
+fn least_taken<R: Rules>(n: usize, k: usize) -> Option<usize> {
+    let ix = Indexer::new(2 * n, k).unwrap();
+    let mut board = vec![0u8; 2 * n];
+    let mut moves = MoveList::new();
+    let mut least = None;
+    for r in 0..ix.count() {
+        ix.unrank(r, &mut board);
+        for side in [Side::South, Side::North] {
+            let pos = position(&board, side);
+            if R::generate(&pos, &mut moves).is_none() {
+                for (_, child) in &moves {
+                    let taken = k - child.board_seeds();
+                    if taken > 0 && least.is_none_or(|l| taken < l) {
+                        least = Some(taken);
+                    }
+                }
+            }
+        }
+    }
+    least
+}
+
+#[test]
+fn moves_take_at_least_the_least_taken() {
+    for game in Game::ALL {
+        let claimed = dispatch!(game, R => R::LEAST_TAKEN);
+        let mut least = usize::MAX;
+        for (n, top) in [(1, 10), (2, 10), (3, 9), (4, 7), (6, 6)] {
+            for k in 0..=top {
+                if let Some(l) = dispatch!(game, R => least_taken::<R>(n, k)) {
+                    least = least.min(l);
+                }
+            }
+        }
+        // The claim is a bound, and the tightest one: a game that claims
+        // more than one seed is seen taking exactly that many.
+        assert!(
+            least >= claimed,
+            "{game}: a move takes {least} seeds, fewer than {claimed}"
+        );
+        assert_eq!(
+            least, claimed,
+            "{game}: every move takes {least} seeds or more"
+        );
+    }
 }

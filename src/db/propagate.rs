@@ -100,12 +100,20 @@ use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
 const CHUNK: u64 = 1 << 14;
 
 /// Bytes of the shards' stacks and news of a level of `entries` boards,
-/// together: half a byte a board, at least 64 KiB and at most 20 MiB (a
-/// fifth for the stacks of boards to follow, the rest for the news of a
-/// round). Smaller budgets only mean more rounds.
+/// together: half a byte a board, at least 64 KiB (a fifth for the stacks
+/// of boards to follow, the rest for the news of a round). Smaller budgets
+/// only mean more rounds, and more rescans of the shards for the boards
+/// left untold when a budget ran out: with the 20 MiB these buffers had
+/// at most before, Awari's level 22 took 115 s (3,042 shard rescans),
+/// with half a byte a board 64 s (357), on 2 idle cores.
 fn buffer_bytes(entries: u64) -> u64 {
-    (entries / 2).clamp(64 << 10, 20 << 20)
+    (entries / 2).max(64 << 10)
 }
+
+/// News applied ahead of whose boards' words are fetched into the cache:
+/// the words of a shard are read at random, and the fetch of a word from
+/// memory is much longer than the application of a piece of news.
+const PREFETCH_AHEAD: usize = 16;
 
 /// Shards per thread: enough for rayon to balance the rounds.
 const SHARDS_PER_THREAD: usize = 8;
@@ -520,7 +528,10 @@ impl<P: Parents> Shard<'_, P> {
     /// the boards that qualify on their own or are untold.
     fn round(&mut self, inbox: Vec<Vec<u64>>, scan: bool) {
         for batch in inbox {
-            for m in batch {
+            for (i, &m) in batch.iter().enumerate() {
+                if let Some(&ahead) = batch.get(i + PREFETCH_AHEAD) {
+                    crate::mem::prefetch(self.word(ahead >> 1));
+                }
                 self.apply(m >> 1, m & 1 == 1);
                 self.drain();
             }
@@ -617,6 +628,11 @@ impl<P: Parents> Shard<'_, P> {
             self.source.parents(r, &mut self.parents);
             if P::GENERATES {
                 self.unmoved += 1;
+            }
+            for &e in &self.parents {
+                if self.range.contains(&(e >> 1)) {
+                    crate::mem::prefetch(self.word(e >> 1));
+                }
             }
             for i in 0..self.parents.len() {
                 let (p, same) = (self.parents[i] >> 1, self.parents[i] & 1 == 1);

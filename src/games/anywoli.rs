@@ -35,6 +35,10 @@ impl Rules for Anywoli {
     const HAS_STORES: bool = true;
     const REFUSAL: &'static str = "Anywoli refuses no move with seeds";
 
+    /// Seeds leave the board only by fours: a pit of exactly four is
+    /// taken (the seeds left at the game's end go with a capture).
+    const LEAST_TAKEN: usize = 4;
+
     fn sow(p: &mut Position, pit: usize) -> bool {
         let n = p.n();
         let me = p.to_move;

@@ -101,6 +101,9 @@ impl Rules for Awari {
         super::count_unless_starving::<Awari>(pos, 3)
     }
 
+    /// A capture takes two or three seeds from each pit it takes.
+    const LEAST_TAKEN: usize = 2;
+
     const HAS_UNMOVES: bool = true;
 
     #[inline]

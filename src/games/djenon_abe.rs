@@ -46,6 +46,9 @@ impl Rules for DjenonAbe {
     const DEFAULT_SIZE: (usize, usize) = (6, 4);
     const REFUSAL: &'static str = "the opponent's row is empty and this move does not feed it";
 
+    /// A capture takes a pit of two or four seeds, and perhaps more.
+    const LEAST_TAKEN: usize = 2;
+
     fn sow(p: &mut Position, pit: usize) -> bool {
         let n = p.n();
         let me = p.to_move;

@@ -229,6 +229,13 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
         Self::generate(pos, &mut MoveList::new())
     }
 
+    /// The fewest seeds a move that takes seeds off the board takes (one
+    /// by default: a seed sown into a store, or a capture of one). A
+    /// database build of level `k` then reads no level above
+    /// `k - LEAST_TAKEN`, so only those count in its memory.
+    /// `tests/unmoves.rs` checks it on every board of many levels.
+    const LEAST_TAKEN: usize = 1;
+
     /// Whether [`Rules::quiet_parents`] is implemented (the games with
     /// single-lap sowing); a database build can then propagate values back
     /// through it instead of sweeping (`crate::db`), which it does by
