@@ -6,17 +6,17 @@
 #
 #   scripts/anywoli-puzzles.sh [--dir DIR] [--per-grade N] [--sample N] [--threads N] LEVELS
 #
-# LEVELS is A..B or A,B,C (default 8..10). The databases must be built up
+# LEVELS is A..B or A,B,C (default 8..12). The databases must be built up
 # to the largest level (`mancala db build --game anywoli --max-seeds B
 # --dir DIR`). The directory is replaced as a whole; the counts of every
 # level and the time taken go to stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=data/db
-per=6
+per=4
 sample=4000
-threads=1
-levels=8..10
+threads=2
+levels=8..12
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;

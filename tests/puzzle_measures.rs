@@ -337,8 +337,39 @@ struct Stated {
     position: Position,
     value: i32,
     key: String,
+    /// The plies of the line to the first capture, mover and move (`S 8`,
+    /// `N pass`); `None` when the solution page gives no line.
+    line: Option<Vec<String>>,
     /// `(move, South's value after it, refutation moves)`.
     wrong: Vec<(String, i32, Vec<String>)>,
+}
+
+/// Asserts that no two puzzles of one level share an idea: the same value
+/// and the same moves on the line.
+fn ideas_differ(stated: &[(String, Stated)]) {
+    for (i, (_, a)) in stated.iter().enumerate() {
+        for (_, b) in &stated[i + 1..] {
+            assert!(
+                a.position.board_seeds() != b.position.board_seeds()
+                    || a.value != b.value
+                    || a.line != b.line,
+                "puzzles {} and {} have the same value and line {:?}",
+                a.number,
+                b.number,
+                a.line
+            );
+        }
+    }
+}
+
+/// The levels of the table of the booklet's README.md, in its order.
+fn levels_of_table(book: &str) -> Vec<usize> {
+    book.lines()
+        .skip_while(|l| !l.starts_with("| seeds |"))
+        .skip(2)
+        .take_while(|l| l.starts_with("| "))
+        .map(|l| l[2..].split(' ').next().unwrap().parse().unwrap())
+        .collect()
 }
 
 fn outcome_value(text: &str) -> i32 {
@@ -392,6 +423,18 @@ fn read_booklet(dir: &std::path::Path) -> Vec<(String, Stated)> {
         assert!(section.contains(&position.to_string()), "{section}");
         let key = section.split("Key move: **").nth(1).unwrap();
         let key = key[..key.find("**").unwrap()].to_string();
+        let line = section
+            .lines()
+            .find(|l| l.starts_with("Line to the first capture ("))
+            .map(|l| {
+                l[l.find("): ").unwrap() + 3..]
+                    .split(", ")
+                    .map(|p| {
+                        let w: Vec<&str> = p.split(' ').collect();
+                        format!("{} {}", w[0], w[1].trim_end_matches('!'))
+                    })
+                    .collect()
+            });
         let mut wrong = Vec::new();
         for row in section
             .lines()
@@ -425,6 +468,7 @@ fn read_booklet(dir: &std::path::Path) -> Vec<(String, Stated)> {
                 position,
                 value,
                 key,
+                line,
                 wrong,
             },
         ));
@@ -550,6 +594,15 @@ fn the_booklet_states_what_the_databases_say() {
             );
         }
     }
+    // Every line starts with the key move, and no two puzzles of a level
+    // share a value and line; the table lists the levels asked.
+    for (_, p) in &stated {
+        let line = p.line.as_ref().expect("a natural puzzle has a line");
+        assert_eq!(line[0], format!("S {}", p.key), "puzzle {}", p.number);
+    }
+    ideas_differ(&stated);
+    let book = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert_eq!(levels_of_table(&book), vec![6, 7]);
     // Written again, the directory is replaced whole; a bad level is an
     // error with exit status 2 and nothing written.
     std::fs::write(out.join("stale.svg"), "x").unwrap();
@@ -649,11 +702,14 @@ fn play_judges_the_first_move() {
 }
 
 /// The shipped collection `data/anywoli-puzzles/`: at least 60 puzzles,
-/// every grade, every diagram present and showing its position's counts,
-/// no two puzzles one seed move apart with the same key move. With
-/// `MANCALA_ANYWOLI_DB=DIR` (the full-board databases to 10 seeds) every
-/// key move is also checked to be the only value-keeping one by `analyse
-/// --db` and every refutation replayed with `apply` and `solve --db`.
+/// every grade, puzzles of every level from 8 to 12 seeds, every diagram
+/// present and showing its position's counts, no two puzzles one seed
+/// move apart with the same key move, no two of a level with the same
+/// value and line. With `MANCALA_ANYWOLI_DB=DIR` (the full-board
+/// databases to 12 seeds; fewer levels are refused, so that no puzzle's
+/// level is left to the search) every key move is also checked to be the
+/// only value-keeping one by `analyse --db` and every refutation replayed
+/// with `apply` and `solve --db`.
 #[test]
 fn the_shipped_collection_reads_back() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/anywoli-puzzles");
@@ -663,6 +719,18 @@ fn the_shipped_collection_reads_back() {
     for grade in ["## Easy", "## Medium", "## Hard", "## Expert"] {
         assert!(book.contains(&format!("\n{grade}\n")), "no {grade}");
     }
+    let levels: Vec<usize> = (8..=12).collect();
+    assert_eq!(levels_of_table(&book), levels);
+    for &k in &levels {
+        assert!(
+            stated.iter().any(|(_, p)| p.position.board_seeds() == k),
+            "no puzzle with {k} seeds"
+        );
+    }
+    assert!(stated
+        .iter()
+        .all(|(_, p)| levels.contains(&p.position.board_seeds())));
+    ideas_differ(&stated);
     for (i, (_, a)) in stated.iter().enumerate() {
         for (_, b) in &stated[i + 1..] {
             let moved: u32 = a
@@ -680,10 +748,35 @@ fn the_shipped_collection_reads_back() {
             );
         }
     }
+    // The puzzle the project's README shows is this collection's: its
+    // picture, number, value and position.
+    let readme = std::fs::read_to_string(dir.join("../../README.md")).unwrap();
+    let shown = readme
+        .lines()
+        .find(|l| l.starts_with("![Anywoli puzzle "))
+        .expect("the README shows a puzzle");
+    let (number, rest) = shown["![Anywoli puzzle ".len()..]
+        .split_once(": South to play and ")
+        .unwrap();
+    let number: usize = number.parse().unwrap();
+    let (outcome, picture) = rest.split_once("](data/anywoli-puzzles/").unwrap();
+    let (svg, p) = &stated[number - 1];
+    assert_eq!(picture, format!("{svg})"), "README puzzle {number}");
+    assert_eq!(outcome_value(outcome), p.value, "README puzzle {number}");
+    let after = &readme[readme.find(shown).unwrap() + shown.len()..];
+    let position = after.split('`').nth(1).unwrap();
+    assert_eq!(parse(position), p.position, "README puzzle {number}");
     let Ok(db) = std::env::var("MANCALA_ANYWOLI_DB") else {
         eprintln!("MANCALA_ANYWOLI_DB not set: the values were not checked");
         return;
     };
+    let built = Database::open(std::path::Path::new(&db), "anywoli", 12, false)
+        .expect("MANCALA_ANYWOLI_DB: the full-board Anywoli databases")
+        .max_seeds();
+    assert!(
+        built >= 12,
+        "MANCALA_ANYWOLI_DB holds levels 0 to {built}: the collection needs 0 to 12"
+    );
     for (_, p) in &stated {
         let pos = p.position.to_string();
         let analysed = mancala(&[

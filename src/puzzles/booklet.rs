@@ -98,7 +98,9 @@ points, medium 4 to 6, hard 7 to 10, expert 11 and more.\n"
         "Only natural positions are shown: each side has at least {MIN_OCCUPIED} \
 occupied pits and the line has at most {MAX_PASSES} pass. Positions one seed \
 move apart with the same key move and value form a family, of which only the \
-hardest (then best) is shown.\n"
+hardest (then best) is shown, and no two puzzles of a level share an idea: the \
+same value and the same moves on the line (positions further apart can share \
+one).\n"
     );
     let _ = writeln!(
         book,

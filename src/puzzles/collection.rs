@@ -17,7 +17,10 @@
 //!    ([`super::family`]) and the best of each family stays (best:
 //!    [`better`]).
 //! 4. **Choice.** Of each grade, the best [`CollectOptions::per_grade`]
-//!    remaining.
+//!    remaining, passing over a puzzle whose [`idea`] (its value and the
+//!    moves of its solution line) a puzzle already chosen from the level
+//!    has ([`choose`]): positions more than one seed move apart can share
+//!    a solution, and one of them shows it. A grade may then show fewer.
 //!
 //! The collection lists the chosen puzzles by grade, then by level, then
 //! best first. [`Report`] gives the counts of every step, so that a
@@ -28,10 +31,11 @@ use super::grade::{is_natural, points, Grade, MIN_OCCUPIED};
 use super::measures::{measure, Measures};
 use super::{MineProgress, CHUNK};
 use crate::db::{Database, DbError};
-use crate::games::{MoveList, Rules};
+use crate::games::{Move, MoveList, Rules};
 use crate::position::Position;
 use crate::side::Side;
 use rayon::prelude::*;
+use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 
 /// What [`collect_level`] chooses.
@@ -253,18 +257,48 @@ pub fn collect_level<R: Rules>(
             }
         })
     });
-    let mut chosen = Vec::new();
-    for g in Grade::ALL {
-        let of_grade = heads
-            .iter()
-            .filter(|e| e.grade == g)
-            .take(options.per_grade);
-        for e in of_grade {
-            report.chosen[g as usize] += 1;
-            chosen.push(e.clone());
-        }
+    let chosen = choose(&heads, options.per_grade);
+    for e in &chosen {
+        report.chosen[e.grade as usize] += 1;
     }
     Ok(Some((chosen, report)))
+}
+
+/// What tells two puzzles of a level apart in the choice: the value and
+/// the moves of the solution line, each with its mover (`None` for a
+/// puzzle without a line).
+pub type Idea = (i32, Option<Vec<(Side, Move)>>);
+
+/// The [`Idea`] of a puzzle.
+pub fn idea(m: &Measures) -> Idea {
+    let line = m
+        .line
+        .as_ref()
+        .map(|l| l.iter().map(|p| (p.mover, p.mv)).collect());
+    (m.value, line)
+}
+
+/// The choice of one level (module docs, step 4) from `heads`, given by
+/// grade and best first: of each grade in turn, the first `per_grade`
+/// whose [`idea`] no puzzle chosen before has. No two puzzles chosen have
+/// the same idea; a grade has fewer than `per_grade` only when its heads
+/// hold fewer new ideas.
+pub fn choose(heads: &[Entry], per_grade: usize) -> Vec<Entry> {
+    let mut seen = HashSet::new();
+    let mut chosen = Vec::new();
+    for g in Grade::ALL {
+        let mut taken = 0;
+        for e in heads.iter().filter(|e| e.grade == g) {
+            if taken == per_grade {
+                break;
+            }
+            if seen.insert(idea(&e.measures)) {
+                taken += 1;
+                chosen.push(e.clone());
+            }
+        }
+    }
+    chosen
 }
 
 /// The collection from the choices of several levels ([`collect_level`]
@@ -278,4 +312,76 @@ pub fn merge(levels: &[Vec<Entry>]) -> Vec<Entry> {
         }
     }
     entries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::measures::Ply;
+    use crate::side::ByPlayer;
+    use crate::Setup;
+
+    /// A puzzle of `grade` at `pos` with value `value` whose line is
+    /// South's `moves` (no line when there are none); the other measures
+    /// play no part in the choice.
+    fn entry(pos: &str, value: i32, grade: Grade, moves: &[u8]) -> Entry {
+        let position = Position::from_setup(&pos.parse::<Setup>().unwrap()).unwrap();
+        let line = moves
+            .iter()
+            .map(|&m| Ply {
+                mover: Side::South,
+                mv: Move::Pit(m),
+                choices: 2,
+                captures: 0,
+            })
+            .collect::<Vec<_>>();
+        Entry {
+            measures: Measures {
+                position,
+                value,
+                solution: line.first().map_or(Move::Pit(1), |p| p.mv),
+                solution_captures: 0,
+                moves: 2,
+                wrong: Vec::new(),
+                line: (!line.is_empty()).then_some(line),
+                seeds: ByPlayer::new(0, 0),
+                occupied: ByPlayer::new(0, 0),
+            },
+            grade,
+            points: 0,
+        }
+    }
+
+    #[test]
+    fn the_choice_shows_each_idea_once() {
+        let heads = vec![
+            entry("S 1,1,0/1,0,1 0-0", 4, Grade::Easy, &[2]),
+            // The same line and value: passed over.
+            entry("S 0,1,1/0,1,1 0-0", 4, Grade::Easy, &[2]),
+            // The same line, another value: a new idea.
+            entry("S 2,1,0/0,0,1 0-0", 2, Grade::Easy, &[2]),
+            entry("S 1,0,1/1,1,0 0-0", 4, Grade::Easy, &[3]),
+            // The idea of an easy one already chosen: passed over in any
+            // grade.
+            entry("S 1,1,1/1,0,0 0-0", 4, Grade::Hard, &[2]),
+            entry("S 1,1,1/0,1,0 0-0", 4, Grade::Hard, &[2, 1]),
+            entry("S 1,1,1/0,0,1 0-0", 4, Grade::Hard, &[1, 2]),
+            // No line is one idea too.
+            entry("S 3,0,0/0,0,1 0-0", 4, Grade::Expert, &[]),
+            entry("S 0,3,0/0,0,1 0-0", 4, Grade::Expert, &[]),
+        ];
+        let pick = |per: usize| -> Vec<usize> {
+            choose(&heads, per)
+                .iter()
+                .map(|c| heads.iter().position(|h| h == c).unwrap())
+                .collect()
+        };
+        assert_eq!(pick(1), vec![0, 5, 7]);
+        assert_eq!(pick(2), vec![0, 2, 5, 6, 7]);
+        assert_eq!(pick(9), vec![0, 2, 3, 5, 6, 7]);
+        // Every puzzle chosen has an idea of its own.
+        let chosen = choose(&heads, 9);
+        let ideas: HashSet<Idea> = chosen.iter().map(|e| idea(&e.measures)).collect();
+        assert_eq!(ideas.len(), chosen.len());
+    }
 }
