@@ -112,7 +112,9 @@ pub const PROGRAM_BYTES: u64 = 6 << 20;
 
 /// Bytes a build up to `max_seeds` needs at its peak: the largest level's
 /// working memory plus the levels below it that its moves reach (mapped,
-/// and resident once read: [`read_below`]) plus [`PROGRAM_BYTES`]. This is what `--memory` is checked
+/// and resident once read; those a move that takes
+/// [`Rules::LEAST_TAKEN`] seeds or more can reach) plus
+/// [`PROGRAM_BYTES`]. This is what `--memory` is checked
 /// against, before each level is started; `tests/cli_db.rs` checks it
 /// against the measured maximum resident set. With no memory limit: see
 /// [`peak_bytes_within`] for the plan under one.

@@ -165,7 +165,7 @@ pub(super) fn decode(w: u16) -> i8 {
 
 /// Bytes of working memory the propagation build of a level of `entries`
 /// boards needs beyond the lower levels: one word per board, the stacks
-/// and news ([`buffer_bytes`], counted twice), and the write buffer
+/// and news (half a byte a board, counted twice), and the write buffer
 /// ([`super::file::WRITE_PIECE`]). Twice, because a round's news received
 /// (moved, not copied) are alive while its news sent are gathered, and a
 /// growing vector may hold up to twice what it needs: Awari 0..24 measured
