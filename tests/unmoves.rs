@@ -24,36 +24,43 @@ fn position(board: &[u8], to_move: Side) -> Position {
     .unwrap()
 }
 
-/// Checks every board of `n` pits a row with `k` seeds; returns the number
-/// of quiet edges found.
-fn check<R: Rules>(n: usize, k: usize) -> usize {
+/// Calls `f` with every board of `n` pits a row and `k` seeds, South then
+/// North to move.
+fn for_each_position(n: usize, k: usize, mut f: impl FnMut(Position)) {
     let ix = Indexer::new(2 * n, k).unwrap();
-    let mut forward = Vec::new();
-    let mut backward = Vec::new();
     let mut board = vec![0u8; 2 * n];
-    let mut moves = MoveList::new();
     for r in 0..ix.count() {
         ix.unrank(r, &mut board);
         for side in [Side::South, Side::North] {
-            let pos = position(&board, side);
-            if R::generate(&pos, &mut moves).is_none() {
-                for (m, child) in &moves {
-                    if child.board_seeds() == k {
-                        assert_ne!(
-                            child.to_move(),
-                            side,
-                            "{pos} {m}: a quiet move keeps the turn"
-                        );
-                        forward.push((pos, *m, *child));
-                    }
-                }
-            }
-            R::quiet_parents(&pos, |m, p| {
-                assert_eq!(p.board_seeds(), k);
-                backward.push((*p, m, pos));
-            });
+            f(position(&board, side));
         }
     }
+}
+
+/// Checks every board of `n` pits a row with `k` seeds; returns the number
+/// of quiet edges found.
+fn check<R: Rules>(n: usize, k: usize) -> usize {
+    let mut forward = Vec::new();
+    let mut backward = Vec::new();
+    let mut moves = MoveList::new();
+    for_each_position(n, k, |pos| {
+        if R::generate(&pos, &mut moves).is_none() {
+            for (m, child) in &moves {
+                if child.board_seeds() == k {
+                    assert_ne!(
+                        child.to_move(),
+                        pos.to_move(),
+                        "{pos} {m}: a quiet move keeps the turn"
+                    );
+                    forward.push((pos, *m, *child));
+                }
+            }
+        }
+        R::quiet_parents(&pos, |m, p| {
+            assert_eq!(p.board_seeds(), k);
+            backward.push((*p, m, pos));
+        });
+    });
     let key = |(p, m, c): &(Position, _, Position)| {
         (
             p.board().to_vec(),
@@ -109,24 +116,18 @@ fn unmoves_are_the_forward_moves_reversed() {
 /// The fewest seeds a move of `n` pits a row with `k` seeds takes off the
 /// board, over every board, both sides to move (`None`: no move takes any).
 fn least_taken<R: Rules>(n: usize, k: usize) -> Option<usize> {
-    let ix = Indexer::new(2 * n, k).unwrap();
-    let mut board = vec![0u8; 2 * n];
     let mut moves = MoveList::new();
     let mut least = None;
-    for r in 0..ix.count() {
-        ix.unrank(r, &mut board);
-        for side in [Side::South, Side::North] {
-            let pos = position(&board, side);
-            if R::generate(&pos, &mut moves).is_none() {
-                for (_, child) in &moves {
-                    let taken = k - child.board_seeds();
-                    if taken > 0 && least.is_none_or(|l| taken < l) {
-                        least = Some(taken);
-                    }
+    for_each_position(n, k, |pos| {
+        if R::generate(&pos, &mut moves).is_none() {
+            for (_, child) in &moves {
+                let taken = k - child.board_seeds();
+                if taken > 0 && least.is_none_or(|l| taken < l) {
+                    least = Some(taken);
                 }
             }
         }
-    }
+    });
     least
 }
 
