@@ -39,13 +39,19 @@
 //! [`Table::store_guess`], which never replaces a true entry of the same
 //! key. [`Table::probe`], which the exact search uses, shows a guess entry
 //! as bounds that say nothing ([`UNKNOWN_LOWER`]..[`UNKNOWN_UPPER`]) with
-//! its move as the move to try first, and work 0 (so any true entry
-//! displaces it); a store of true bounds over it replaces it. So the exact
-//! search never reads a guess as a bound. [`Table::probe_guess`] shows
-//! both kinds to the first-guess search.
+//! its move as the move to try first, and work 0 (it tells nothing of the
+//! size of an exact search); a store of true bounds over it replaces it.
+//! So the exact search never reads a guess as a bound.
+//! [`Table::probe_guess`] shows both kinds to the first-guess search.
 //!
 //! Replacement: a bucket holds two entries; a store goes to the entry
-//! with the same key, else to the one holding less work.
+//! with the same key, else to the one holding less work. A guess entry
+//! keeps in the table the work of the search that made it, so the deep
+//! guesses survive the shallow ones and the exact search keeps their
+//! moves. (When guesses were stored with work 0, every guess went to the
+//! first entry of its bucket and the next one overwrote it: the iterations
+//! lost their deep results, cost 4.2 M interior nodes to 27 plies on
+//! Kalah(4,6) instead of 1.1 M, and the exact search lost the moves.)
 //!
 //! **Growth.** The table's size is a ceiling, not what a solve pays: only
 //! the first [`FIRST_BUCKETS`] buckets are in use at first, and the part in
@@ -349,8 +355,6 @@ impl Table {
         ) {
             return;
         }
-        let mut value = value;
-        value.work = 0;
         self.store_in(
             bucket,
             key.0,
@@ -589,6 +593,34 @@ mod tests {
         t.store(b, truth);
         t.store_guess(b, guess, 1);
         assert_eq!(t.probe(b), Some(truth));
+    }
+
+    #[test]
+    fn deep_guesses_outlive_shallow_ones_in_their_bucket() {
+        let t = Table::with_bytes(1 << 16);
+        // Three keys of one bucket.
+        let bucket = |k: u128| hash(k) as usize & t.live_mask.load(Ordering::Relaxed);
+        let mut same = (1u128..).filter(|&k| bucket(k) == bucket(1));
+        let (deep, a, b) = (
+            same.next().unwrap(),
+            same.next().unwrap(),
+            same.next().unwrap(),
+        );
+        let guess = |work| Stored {
+            lower: 0,
+            upper: 0,
+            best: 1,
+            work,
+        };
+        t.store_guess(PackedBoard(deep), guess(14), 20);
+        t.store_guess(PackedBoard(a), guess(2), 3);
+        t.store_guess(PackedBoard(b), guess(2), 3);
+        assert_eq!(
+            t.probe_guess(PackedBoard(deep)),
+            Some((guess(14), Some(20)))
+        );
+        assert_eq!(t.probe_guess(PackedBoard(b)), Some((guess(2), Some(3))));
+        assert_eq!(t.probe_guess(PackedBoard(a)), None);
     }
 
     #[test]
