@@ -25,6 +25,7 @@ use super::tt::{Stored, Table, NO_MOVE};
 use crate::games::{final_gain, move_gain, MoveList, Rules, MAX_MOVES};
 use crate::packed::PackedBoard;
 use crate::position::Position;
+use rayon::prelude::*;
 use std::sync::atomic::Ordering;
 
 /// Plies added by each iteration (Irving et al.'s step).
@@ -71,6 +72,11 @@ const MIN_BUDGET: u64 = 20_000;
 /// The greatest budget of [`node_budget`].
 const MAX_BUDGET: u64 = 4_000_000;
 
+/// Plies from the root within which a node of the guess searches its
+/// moves after the first in parallel (when the solver has more than one
+/// thread).
+const SPLIT_PLIES: u32 = 3;
+
 /// Nodes between the shallow search's calls to [`Table::grow_for`]: the
 /// table grows with the guess's nodes as with the exact search's (before
 /// it did, a guess of 2 M nodes ran in the first 4 MiB of the table and
@@ -85,13 +91,15 @@ pub(crate) fn first_guess<R: Rules>(table: &Table, shared: &Shared, pos: &Positi
         shared,
         nodes: 0,
         interior: 0,
+        ply: 0,
+        stopped: false,
         _rules: std::marker::PhantomData,
     };
     let (floor, ceiling) = R::gain_bounds(pos);
     let mut guess = 0;
     let mut depth = STEP;
     let budget = node_budget::<R>(pos.board_seeds());
-    while depth <= MAX_DEPTH && s.nodes < budget {
+    while depth <= MAX_DEPTH && s.nodes < budget && !s.stopped {
         // MTD(f) at this depth, from the last depth's value.
         let (mut lo, mut hi) = (floor, ceiling);
         let mut g = guess.clamp(lo, hi);
@@ -119,10 +127,49 @@ struct Shallow<'a, R: Rules> {
     shared: &'a Shared,
     nodes: u64,
     interior: u64,
+    /// Plies from the root of the guess.
+    ply: u32,
+    /// Set when the solve was stopped: every later result is meaningless,
+    /// and nothing more is stored.
+    stopped: bool,
     _rules: std::marker::PhantomData<R>,
 }
 
 impl<R: Rules> Shallow<'_, R> {
+    /// A searcher for one of the moves searched in parallel at this node.
+    fn helper(&self) -> Self {
+        Shallow {
+            table: self.table,
+            shared: self.shared,
+            nodes: 0,
+            interior: 0,
+            ply: self.ply + 1,
+            stopped: false,
+            _rules: std::marker::PhantomData,
+        }
+    }
+
+    /// The value for the mover of `pos` of its move to `child`, searched
+    /// to `depth - 1` plies with the window `(alpha, beta)`, and whether it
+    /// is a true bound ([`Shallow::search`]).
+    fn value_of(
+        &mut self,
+        pos: &Position,
+        child: &Position,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, bool) {
+        let c = move_gain(pos, child);
+        if child.to_move() == pos.to_move() {
+            let (v, e) = self.search(child, depth - 1, alpha - c, beta - c);
+            (c + v, e)
+        } else {
+            let (v, e) = self.search(child, depth - 1, c - beta, c - alpha);
+            (c - v, e)
+        }
+    }
+
     /// Fail-soft alpha-beta to `depth` plies (a leaf is worth 0: nothing
     /// more captured), and whether the result is a true bound of the
     /// future gain (no depth cut and no guess below it).
@@ -130,6 +177,10 @@ impl<R: Rules> Shallow<'_, R> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(GROW_EVERY) {
             self.table.grow_for(self.nodes);
+            self.stopped |= self.shared.stop.load(Ordering::Relaxed);
+        }
+        if self.stopped {
+            return (0, false);
         }
         if let Some(g) = self.shared.db_gain(pos) {
             return (g, true);
@@ -244,17 +295,35 @@ impl<R: Rules> Shallow<'_, R> {
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
         let mut exact = true;
-        for &(_, i) in order.iter() {
+        for (nth, &(_, i)) in order.iter().enumerate() {
+            if nth == 1 && self.ply < SPLIT_PLIES && rayon::current_num_threads() > 1 {
+                // Young brothers wait, as in the exact search: the first
+                // move did not cut, the others are searched in parallel
+                // with the window it left (no sibling stops another: the
+                // splits are few and near the root).
+                let a = alpha.max(best);
+                let results: Vec<_> = order[1..]
+                    .par_iter()
+                    .map(|&(_, i)| {
+                        let mut s = self.helper();
+                        let (v, e) = s.value_of(pos, &moves[usize::from(i)].1, depth, a, beta);
+                        (s.nodes, s.interior, s.stopped, v, e, i)
+                    })
+                    .collect();
+                for (nodes, interior, stopped, v, e, i) in results {
+                    self.nodes += nodes;
+                    self.interior += interior;
+                    self.stopped |= stopped;
+                    exact &= e;
+                    if v > best {
+                        best = v;
+                        best_move = move_code(moves[usize::from(i)].0);
+                    }
+                }
+                break;
+            }
             let (m, child) = &moves[usize::from(i)];
-            let c = move_gain(pos, child);
-            let a = alpha.max(best);
-            let (v, e) = if child.to_move() == pos.to_move() {
-                let (v, e) = self.search(child, depth - 1, a - c, beta - c);
-                (c + v, e)
-            } else {
-                let (v, e) = self.search(child, depth - 1, c - beta, c - a);
-                (c - v, e)
-            };
+            let (v, e) = self.value_of(pos, child, depth, alpha.max(best), beta);
             exact &= e;
             if v > best {
                 best = v;
@@ -263,6 +332,9 @@ impl<R: Rules> Shallow<'_, R> {
                     break;
                 }
             }
+        }
+        if self.stopped {
+            return (0, false);
         }
         if let Some(k) = key {
             let stored = Stored {

@@ -217,7 +217,9 @@ pub(crate) fn mtdf<R: Rules>(
         guess = i32::from(s.lower);
     }
     if lo < hi {
-        // A shallow search's guess ([`estimate`]), within what is known.
+        // A shallow search's guess ([`estimate`]), within what is known
+        // (it may take seconds: the bounds are known before it).
+        bounds(lo, hi);
         guess = estimate::first_guess::<R>(table, shared, pos);
     }
     let mut guess = guess.clamp(lo, hi);
@@ -494,13 +496,16 @@ impl Solver {
     /// The exact future gain of `pos` by MTD(f); `captured` only offsets
     /// the bounds shown by [`Solver::progress`].
     fn gain<R: Rules>(&self, pos: &Position, captured: i32) -> i32 {
-        let g = mtdf::<R>(
-            &self.table,
-            &self.progress.shared,
-            pos,
-            |beta| self.test::<R>(pos, beta),
-            |lo, hi| self.proven(captured + lo, captured + hi),
-        );
+        // In the pool: the first guess searches in parallel too.
+        let g = self.pool.install(|| {
+            mtdf::<R>(
+                &self.table,
+                &self.progress.shared,
+                pos,
+                |beta| self.test::<R>(pos, beta),
+                |lo, hi| self.proven(captured + lo, captured + hi),
+            )
+        });
         self.proven(captured + g, captured + g);
         g
     }

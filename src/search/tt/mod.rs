@@ -39,8 +39,10 @@
 //! [`Table::store_guess`], which never replaces a true entry of the same
 //! key. [`Table::probe`], which the exact search uses, shows a guess entry
 //! as bounds that say nothing ([`UNKNOWN_LOWER`]..[`UNKNOWN_UPPER`]) with
-//! its move as the move to try first, and work 0 (it tells nothing of the
-//! size of an exact search); a store of true bounds over it replaces it.
+//! its move as the move to try first, and its work (the size of its
+//! depth-limited search hints at the size of an exact one, which decides
+//! where the exact search splits); a store of true bounds over it
+//! replaces it.
 //! So the exact search never reads a guess as a bound.
 //! [`Table::probe_guess`] shows both kinds to the first-guess search.
 //!
@@ -321,7 +323,7 @@ impl Table {
     }
 
     /// What is stored for exactly this board, if anything: true bounds,
-    /// or for a guess entry bounds that say nothing and its move (see
+    /// or for a guess entry bounds that say nothing, its move and its work (see
     /// "Guess entries" in the module docs).
     #[inline]
     pub fn probe(&self, key: PackedBoard) -> Option<Stored> {
@@ -329,11 +331,12 @@ impl Table {
             if d & GUESS == 0 {
                 Stored::unpack(d)
             } else {
+                let guess = Stored::unpack(d);
                 Stored {
                     lower: UNKNOWN_LOWER,
                     upper: UNKNOWN_UPPER,
-                    best: Stored::unpack(d).best,
-                    work: 0,
+                    best: guess.best,
+                    work: guess.work,
                 }
             }
         })
@@ -580,7 +583,7 @@ mod tests {
         t.store_guess(a, guess, 12);
         let seen = t.probe(a).unwrap();
         assert_eq!((seen.lower, seen.upper), (UNKNOWN_LOWER, UNKNOWN_UPPER));
-        assert_eq!((seen.best, seen.work), (4, 0));
+        assert_eq!((seen.best, seen.work), (4, 9));
         assert_eq!(t.probe_guess(a).unwrap().1, Some(12));
         assert_eq!(t.probe_guess(a).unwrap().0.lower, 3);
         // True bounds replace it.
