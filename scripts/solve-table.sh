@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # Solves a list of variants (start positions) and prints a Markdown table:
-# value, best first move, nodes, seconds, and the published value where one
-# exists (tests/data/kalah_values.csv).
+# value, best first move, nodes (all, and interior: those whose moves were
+# generated, the nodes Irving et al.'s solver counts), seconds, and the
+# published value where one exists (tests/data/kalah_values.csv).
 #
-#   scripts/solve-table.sh [--threads N] [--timeout SECONDS] [VARIANT...]
+#   scripts/solve-table.sh [--threads N] [--timeout SECONDS] [--db DIR] [VARIANT...]
+#
+# --db DIR probes the endgame databases in DIR (`mancala db build`); a
+# `{n}` in DIR is replaced by the variant's pits a row, since a game's
+# databases serve one row length: `--db 'kdb{n}'` after
+# `mancala db build --game kalah:6x4 --max-seeds 20 --dir kdb6` and so on.
 #
 # Without variants it solves the published Kalah cells and small variants
 # of every game. A variant that runs past the timeout is reported as such.
@@ -11,11 +17,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 threads=1
 limit=600
+db=""
 args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --threads) threads=$2; shift 2 ;;
     --timeout) limit=$2; shift 2 ;;
+    --db) db=$2; shift 2 ;;
     *) args+=("$1"); shift ;;
   esac
 done
@@ -32,19 +40,26 @@ while IFS=, read -r game value _; do
   [[ "$game" == \#* || "$game" == game ]] && continue
   published[$game]=$value
 done < tests/data/kalah_values.csv
-echo "| variant | value | best | nodes | seconds | published |"
-echo "|---|---|---|---|---|---|"
+echo "| variant | value | best | nodes | interior | seconds | published |"
+echo "|---|---|---|---|---|---|---|"
 for v in "${args[@]}"; do
-  if out=$(timeout "$limit" "$bin" solve --game "$v" --threads "$threads" --json --quiet); then
+  dbargs=()
+  if [[ -n "$db" ]]; then
+    pits=${v#*:}
+    pits=${pits%x*}
+    dbargs=(--db "${db//\{n\}/$pits}")
+  fi
+  if out=$(timeout "$limit" "$bin" solve --game "$v" --threads "$threads" --json --quiet "${dbargs[@]}"); then
     value=$(sed -E 's/.*"value": ?(-?[0-9]+).*/\1/' <<<"$out")
     best=$(sed -E 's/.*"best": ?"([^"]*)".*/\1/' <<<"$out")
     nodes=$(sed -E 's/.*"nodes": ?([0-9]+).*/\1/' <<<"$out")
+    interior=$(sed -E 's/.*"interior_nodes": ?([0-9]+).*/\1/' <<<"$out")
     secs=$(sed -E 's/.*"seconds": ?([0-9.]+).*/\1/' <<<"$out")
     pub=${published[$v]:--}
     mark=""
     [[ "$pub" != "-" && "$pub" != "$value" ]] && mark=" **MISMATCH**"
-    printf '| %s | %s | %s | %s | %.2f | %s%s |\n' "$v" "$value" "$best" "$nodes" "$secs" "$pub" "$mark"
+    printf '| %s | %s | %s | %s | %s | %.2f | %s%s |\n' "$v" "$value" "$best" "$nodes" "$interior" "$secs" "$pub" "$mark"
   else
-    printf '| %s | timeout after %s s | | | | %s |\n' "$v" "$limit" "${published[$v]:--}"
+    printf '| %s | timeout after %s s | | | | | %s |\n' "$v" "$limit" "${published[$v]:--}"
   fi
 done
