@@ -763,6 +763,109 @@ mod tests {
     }
 
     #[test]
+    fn a_ready_pit_gives_another_move() {
+        // Every pit counted ready (first lap ends in the store, also after
+        // whole rounds) keeps South to move when played, on the boards
+        // along a first turn of dakon:6x6 and on wide dakon:20x20.
+        let mut b = Position::start(6, 6);
+        let mut checked = 0;
+        while Engine::<Dakon>::turn_over(&b).is_none() {
+            let mut moves = Vec::new();
+            Engine::<Dakon>::moves(&b, &mut moves);
+            let n = b.n();
+            for (k, &c) in b.row(Side::South).iter().enumerate() {
+                if c > 0 && (k + usize::from(c)) % (2 * n + 1) == n {
+                    let (_, after) = moves[..]
+                        .iter()
+                        .find(|(m, _)| *m == Move::Pit(k as u8 + 1))
+                        .unwrap();
+                    assert_eq!(after.to_move(), Side::South, "{b}: pit {}", k + 1);
+                    checked += 1;
+                }
+            }
+            b = moves.last().unwrap().1;
+        }
+        let w = WideDakon::new(20, 20).unwrap().start();
+        let mut moves = Vec::new();
+        Wide::moves(&w, &mut moves);
+        // Pit 1 holds 20: its lap ends in the store.
+        assert_eq!(Wide::ready(&w), 1);
+        assert_eq!(moves[0].1.to_move(), Side::South);
+        assert!(checked > 0);
+    }
+
+    #[test]
+    fn endgame_agrees_with_the_listing() {
+        // From the boards along the first strong opening of dakon:5x5
+        // (data/openings.md: two strong openings), the exhaustive endings
+        // find a win exactly where the listing of every turn has one, and
+        // the win they give replays and meets the criterion.
+        let need = 45;
+        let start = Position::start(5, 5);
+        let mut opening = Vec::new();
+        for_each_winning::<Engine<Dakon>>(&start, need, &mut |moves, _| {
+            if opening.is_empty() {
+                opening = moves.to_vec();
+            }
+        });
+        assert!(!opening.is_empty());
+        let options = Options {
+            need,
+            time: None,
+            max_boards: 1 << 20,
+        };
+        let progress = Progress::default();
+        let mut s = Search::<Engine<Dakon>> {
+            options: &options,
+            progress: &progress,
+            start: Instant::now(),
+            best: None,
+            first: None,
+            stopped: false,
+        };
+        let mut lost = HashSet::new();
+        // Boards checked without and with a win.
+        let mut checked = [0; 2];
+        let mut b = start;
+        for (i, &m) in opening.iter().enumerate() {
+            // A board off the opening, one move aside, too.
+            let mut moves = Vec::new();
+            Engine::<Dakon>::moves(&b, &mut moves);
+            let aside = moves
+                .iter()
+                .map(|(_, c)| *c)
+                .find(|c| *c != b && Engine::<Dakon>::turn_over(c).is_none());
+            for board in std::iter::once(b).chain(aside) {
+                let wins = for_each_winning::<Engine<Dakon>>(&board, need, &mut |_, _| {}).1;
+                let mut tail = Vec::new();
+                let mut budget = u64::MAX;
+                let got = s
+                    .endgame(&board, &mut tail, &mut budget, &mut lost)
+                    .unwrap();
+                assert_eq!(
+                    got.is_some(),
+                    wins.shortest.is_some(),
+                    "move {}: {board}",
+                    i + 1
+                );
+                checked[usize::from(got.is_some())] += 1;
+                if let Some((after, score)) = got {
+                    tail.reverse();
+                    let mut p = board;
+                    for mv in tail {
+                        p = crate::games::play::<Dakon>(&p, mv).unwrap();
+                    }
+                    assert_eq!(p, after);
+                    assert_eq!(Engine::<Dakon>::turn_over(&after), Some(score));
+                    assert!(score >= need);
+                }
+            }
+            b = crate::games::play::<Dakon>(&b, m).unwrap();
+        }
+        assert!(checked[0] > 0 && checked[1] > 0, "{checked:?}");
+    }
+
+    #[test]
     fn dakon_4_majority_is_six_moves() {
         // data/openings.md: shortest majority opening of dakon:4x4 is 6.
         let f = run(4, 17);
