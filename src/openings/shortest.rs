@@ -54,8 +54,10 @@
 //!
 //! A board is keyed by the whole position (pits and captured seeds), so no
 //! two different positions are ever merged. Memory: phase 1 keeps one
-//! entry per board it reaches, phase 2 one per board of its layers; when
-//! phase 2 passes `max_boards`, it stops (the result is then not proved).
+//! entry per board it reaches, up to `max_boards` (boards reached beyond
+//! that are not remembered: met again, they are searched again, so the
+//! proof stands), phase 2 one per board of its layers; when phase 2 passes
+//! `max_boards`, it stops (the result is then not proved).
 
 use super::{Count, Wins};
 use crate::games::{Move, MoveList, Rules};
@@ -271,7 +273,8 @@ pub struct Options {
     pub need: u32,
     /// Stop after this long (`None`: when the search ends).
     pub time: Option<Duration>,
-    /// Most boards phase 2 may keep before it gives up.
+    /// Most boards phase 2 may keep before it gives up, and most boards
+    /// the depth-first walks remember.
     pub max_boards: usize,
 }
 
@@ -420,11 +423,15 @@ impl<G: TurnGame> Search<'_, G> {
                         if depth + 2 >= s.best_len() {
                             continue;
                         }
-                        let d = seen.entry(G::key(&c)).or_insert(usize::MAX);
-                        if *d <= depth + 1 {
-                            continue;
+                        let key = G::key(&c);
+                        if let Some(d) = seen.get_mut(&key) {
+                            if *d <= depth + 1 {
+                                continue;
+                            }
+                            *d = depth + 1;
+                        } else if seen.len() < s.options.max_boards {
+                            seen.insert(key, depth + 1);
                         }
-                        *d = depth + 1;
                         next.push((m, c));
                     }
                 }
@@ -628,7 +635,7 @@ impl<G: TurnGame> Search<'_, G> {
             let mut next = Vec::new();
             let mut links = Vec::new();
             for (i, b) in layer.iter().enumerate() {
-                if self.tick() {
+                if self.tick() || seen.len() > self.options.max_boards {
                     return false;
                 }
                 G::moves(b, &mut moves);

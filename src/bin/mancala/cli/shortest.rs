@@ -8,10 +8,12 @@ use mancala::openings::Criterion;
 use std::io::Write;
 use std::sync::atomic::Ordering::Relaxed;
 
-/// Memory the breadth-first phase may use for its boards, in bytes.
+/// Memory the breadth-first phase (or a depth-first walk) may use for its
+/// boards, in bytes.
 const MAX_BYTES: usize = 3 << 30;
 
-/// Most boards the breadth-first phase keeps within [`MAX_BYTES`]: each
+/// Most boards the breadth-first phase keeps within [`MAX_BYTES`] (and the
+/// depth-first walks remember, a board and a length each): each
 /// board is kept once in its layer and once as a key of the set of boards
 /// seen (counted twice: a hash set's spare room), with its link to its
 /// parent (on the engine's boards about 25 million, on the wide boards
