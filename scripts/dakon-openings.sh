@@ -6,11 +6,12 @@
 # example, the game value it decides, the seconds, and the exact counts of
 # data/openings.csv where there are some.
 #
-#   scripts/dakon-openings.sh [--stop-after SECS] [FROM [TO]]
+#   scripts/dakon-openings.sh [--stop-after SECS] [--both] [FROM [TO]]
 #   scripts/dakon-openings.sh --md-only [--stop-after SECS]
 #                                  (the report again from the CSV)
 #
-# (defaults: 15 s a search, N from 3 to 32). Notes written by hand below
+# (defaults: 15 s a search, N from 3 to 32; --both runs the two criteria of
+# a board at the same time, one process each). Notes written by hand below
 # the line `<!-- notes -->` of the old report are kept. Needs jq. In the CSV, the
 # position after the opening (it holds commas) is the last field, quoted.
 set -euo pipefail
@@ -18,10 +19,12 @@ cd "$(dirname "$0")/.."
 secs=15
 sizes=()
 md_only=false
+both=false
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --stop-after) secs="$2"; shift 2 ;;
     --md-only) md_only=true; shift ;;
+    --both) both=true; shift ;;
     *) sizes+=("$1"); shift ;;
   esac
 done
@@ -34,20 +37,28 @@ if [[ $md_only == true ]]; then
   from=1
   to=0
 else
-echo "game,n,criterion,found,length,proved,score,seconds,known_winning,known_first_turns,known_shortest,moves,after" > "$csv"
+echo "game,n,criterion,found,length,proved,score,seconds,first_seconds,known_winning,known_first_turns,known_shortest,moves,after" > "$csv"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 for ((n = from; n <= to; n++)); do
   game="dakon:${n}x${n}"
   for crit in majority strong; do
     flag=()
     [[ $crit == strong ]] && flag=(--strong)
-    json=$("$bin" openings --game "$game" --shortest "${flag[@]}" --stop-after "$secs" --json --quiet || true)
+    "$bin" openings --game "$game" --shortest "${flag[@]}" --stop-after "$secs" --json --quiet > "$tmp/$crit" || true &
+    [[ $both == true ]] || wait
+  done
+  wait
+  for crit in majority strong; do
+    json=$(cat "$tmp/$crit")
     known=$(awk -F, -v g="$game" -v c="$crit" '$1 == g && $2 == c && $3 == "done" {print $4 "," $5 "," $6}' data/openings.csv)
     [[ -z $known ]] && known=",,"
     jq -r --arg n "$n" --arg known "$known" '[.game, $n, .criterion,
         (if .shortest == null then "no" else "yes" end),
-        (.shortest // "-"), .proved, (.score // "-"), (.seconds * 10 | round / 10), $known,
+        (.shortest // "-"), .proved, (.score // "-"), (.seconds * 10 | round / 10),
+        (if .first_seconds == null then "-" else (.first_seconds * 10 | round / 10) end), $known,
         ((.moves // []) | join(" ")), ("\"" + (.after // "") + "\"")] | join(",")' <<< "$json" >> "$csv"
-    echo "$game $crit: $(tail -1 "$csv" | cut -d, -f4-8)" >&2
+    echo "$game $crit: $(tail -1 "$csv" | cut -d, -f4-9)" >&2
   done
 done
 fi
@@ -59,7 +70,7 @@ fi
   cat <<HEAD
 # Dakon's shortest winning openings, dakon:3x3 to dakon:32x32
 
-Made by \`scripts/dakon-openings.sh --stop-after $secs\` (mancala
+Made by \`scripts/dakon-openings.sh --stop-after $secs$([[ $both == true ]] && echo " --both" || true)\` (mancala
 $("$bin" --version | cut -d' ' -f2), one thread each, on a machine shared
 with other work): \`mancala openings --game dakon:NxN --shortest [--strong]
 --stop-after $secs\` for each board and criterion. A winning opening is
@@ -72,14 +83,16 @@ score minus North's under perfect play): at least \`2c - 2ns\` for an
 opening that captures \`c\` seeds; for \`dakon:7x7\` the solver's exact
 value is +98 (\`data/solved.md\`). *Known* are the exact counts of
 \`data/openings.md\` (every first turn enumerated): winning openings and
-their shortest length. The example openings are in
+their shortest length. *First* is the seconds until the search found
+its first winning opening (the search then goes on shortening it until
+the time is up or the length is proved). The example openings are in
 [dakon-openings.csv](dakon-openings.csv); \`tests/dakon_openings.rs\`
 replays every one with the engine and checks its criterion.
 
-| game | criterion | found | length | score | value at least | seconds | known winning | known shortest |
-|---|---|---|---|---|---|---|---|---|
+| game | criterion | found | length | score | value at least | first | seconds | known winning | known shortest |
+|---|---|---|---|---|---|---|---|---|---|
 HEAD
-  tail -n +2 "$csv" | while IFS=, read -r g n c found len proved score s kw kt ks rest; do
+  tail -n +2 "$csv" | while IFS=, read -r g n c found len proved score s first kw kt ks rest; do
     total=$((2 * n * n))
     if [[ $found == yes ]]; then
       [[ $proved == true ]] && len="$len (proved)" || len="≤ $len"
@@ -89,7 +102,7 @@ HEAD
       value="-"
       score="-"
     fi
-    echo "| $g | $c | $found | $len | $score | $value | $s | ${kw:--} | ${ks:--} |"
+    echo "| $g | $c | $found | $len | $score | $value | $first | $s | ${kw:--} | ${ks:--} |"
   done
   if [[ -n $notes ]]; then
     echo

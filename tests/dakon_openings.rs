@@ -10,11 +10,11 @@ use mancala::games::{play, Dakon, Move};
 use mancala::wide::{WideDakon, WidePosition};
 use mancala::{Position, Side};
 
-/// One row: the first twelve comma-separated fields, then the quoted
+/// One row: the first thirteen comma-separated fields, then the quoted
 /// position after the opening.
 fn fields(line: &str) -> (Vec<String>, String) {
-    let mut parts = line.splitn(13, ',');
-    let head: Vec<String> = parts.by_ref().take(12).map(String::from).collect();
+    let mut parts = line.splitn(14, ',');
+    let head: Vec<String> = parts.by_ref().take(13).map(String::from).collect();
     let after = parts.next().unwrap_or("").trim_matches('"').to_string();
     (head, after)
 }
@@ -80,13 +80,13 @@ fn every_opening_replays_and_wins() {
         if n <= 7 {
             // data/openings.csv, every first turn counted.
             assert_eq!(proved, "true", "{game} {criterion}");
-            assert_eq!(length, &f[10], "{game} {criterion}: known shortest");
+            assert_eq!(length, &f[11], "{game} {criterion}: known shortest");
         }
         if found == "no" {
             assert_eq!(length, "-");
             continue;
         }
-        let moves: Vec<Move> = f[11].split(' ').map(|m| m.parse().unwrap()).collect();
+        let moves: Vec<Move> = f[12].split(' ').map(|m| m.parse().unwrap()).collect();
         assert_eq!(moves.len().to_string(), *length, "{game} {criterion}");
         let (score, p) = replay_wide(n, &moves);
         assert!(score >= need, "{game} {criterion}: {score} < {need}");

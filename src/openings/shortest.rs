@@ -23,10 +23,26 @@
 //!    its best is proved shortest (or no turn wins), since a board is
 //!    skipped only when it was already explored with at least as many
 //!    moves left. Without a winning turn yet, *beams* follow: layer by
-//!    layer, only the `w` boards with the most seeds captured go on, for
-//!    `w` = 16, 64, 256, ... until one finds a winning turn or a third of
-//!    the time has passed (on large boards the depth-first walk loses
-//!    itself in early mistakes; a beam keeps the most promising chains).
+//!    layer, only the `w` boards of best rank go on, for `w` = 16, 32,
+//!    64, ... until one finds a winning turn or two thirds of the time
+//!    have passed (on large boards the depth-first walk loses itself in
+//!    early mistakes; a beam keeps the most promising chains). The rank
+//!    of a board is South's captured seeds, plus 4 for each *ready* pit
+//!    (its first lap ends in South's store, so the move surely goes on),
+//!    minus 1 for each seed on North's row (those come back only by a
+//!    relay ending exactly on their pit, and a strong opening leaves at
+//!    most `s` seeds uncaptured). Every board of a layer that is *near
+//!    the goal* (at most 4 times as many seeds on the board as the
+//!    criterion may leave: `4s` for the strong criterion) has its endings
+//!    searched exhaustively, depth-first, within `ENDGAME_NODES`
+//!    positions; a board whose endings were all seen without a win is
+//!    remembered as lost for the later beams. The beams only find
+//!    openings, they prove nothing. (Measured on `dakon:15x15` to
+//!    `dakon:24x24`, strong, against the rank of captured seeds plus 2 a
+//!    pit holding exactly its distance to the store: the penalty for
+//!    North's seeds brings the beams from about 775 to 1,126 of the 1,128
+//!    seeds needed on `dakon:24x24`, and the exhaustive endings turn such
+//!    near misses into openings on `dakon:17x17` and `dakon:19x19`.)
 //! 2. *Breadth-first, exact.* Layer `k` holds the distinct boards reached
 //!    by `k` extra moves. The first layer with a winning move gives a
 //!    shortest turn; when the layers reach the best length of phase 1
@@ -38,8 +54,10 @@
 //!
 //! A board is keyed by the whole position (pits and captured seeds), so no
 //! two different positions are ever merged. Memory: phase 1 keeps one
-//! entry per board it reaches, phase 2 one per board of its layers; when
-//! phase 2 passes `max_boards`, it stops (the result is then not proved).
+//! entry per board it reaches, up to `max_boards` (boards reached beyond
+//! that are not remembered: met again, they are searched again, so the
+//! proof stands), phase 2 one per board of its layers; when phase 2 passes
+//! `max_boards`, it stops (the result is then not proved).
 
 use super::{Count, Wins};
 use crate::games::{Move, MoveList, Rules};
@@ -70,17 +88,27 @@ pub trait TurnGame {
     fn turn_over(b: &Self::Board) -> Option<u32>;
     /// South's captured seeds in `b` (the move order tries the best first).
     fn south_captured(b: &Self::Board) -> u32;
-    /// South's pits whose seeds reach exactly South's store (pit `k` of
-    /// `n` holding `n - k + 1`): moves that surely give another move in a
-    /// game that sows into stores. Only a guide for the beams.
+    /// South's pits whose first lap ends in South's store, on a ring of
+    /// `2n + 1` places (own pits, own store, the other row): pit `k` of `n`
+    /// holding `n - k + 1` seeds, or that plus a multiple of `2n + 1`.
+    /// In a game that sows into stores such a move gives another move
+    /// (without relays when it holds exactly `n - k + 1`). Only a guide
+    /// for the beams.
     fn ready(b: &Self::Board) -> u32;
+    /// Seeds on North's row. Only a guide for the beams.
+    fn away(b: &Self::Board) -> u32;
+    /// Seeds on the board (both rows).
+    fn on_board(b: &Self::Board) -> u32;
 }
 
-/// The pits of `row` (pit 1 first) holding exactly their distance to the
-/// store at the row's end.
+/// The pits of South's `row` (pit 1 first) whose first lap ends in the
+/// store at the row's end (see [`TurnGame::ready`]).
 fn ready_pits(row: impl ExactSizeIterator<Item = u32>) -> u32 {
     let n = row.len() as u32;
-    row.enumerate().filter(|&(k, c)| c == n - k as u32).count() as u32
+    let ring = 2 * n + 1;
+    row.enumerate()
+        .filter(|&(k, c)| c > 0 && (k as u32 + c) % ring == n)
+        .count() as u32
 }
 
 /// The engine's positions under the rules `R`.
@@ -120,6 +148,14 @@ impl<R: Rules> TurnGame for Engine<R> {
     fn ready(b: &Position) -> u32 {
         ready_pits(b.row(Side::South).iter().map(|&c| u32::from(c)))
     }
+
+    fn away(b: &Position) -> u32 {
+        b.row_seeds(Side::North) as u32
+    }
+
+    fn on_board(b: &Position) -> u32 {
+        b.board_seeds() as u32
+    }
 }
 
 /// Dakon on the wide boards of [`crate::wide`].
@@ -155,6 +191,14 @@ impl TurnGame for Wide {
 
     fn ready(b: &WidePosition) -> u32 {
         ready_pits(b.row(Side::South).iter().map(|&c| u32::from(c)))
+    }
+
+    fn away(b: &WidePosition) -> u32 {
+        b.row(Side::North).iter().map(|&c| u32::from(c)).sum()
+    }
+
+    fn on_board(b: &WidePosition) -> u32 {
+        b.board_seeds()
     }
 }
 
@@ -206,7 +250,18 @@ const DFS_FIRST_NODES: u64 = 2_000_000;
 
 /// What a ready pit (see [`TurnGame::ready`]) is worth to the beams, in
 /// seeds captured.
-const BEAM_READY: u32 = 2;
+const BEAM_READY: i64 = 4;
+
+/// What a seed on North's row costs the beams, in seeds captured.
+const BEAM_AWAY: i64 = 1;
+
+/// A board is near the goal when it holds at most this many times the
+/// seeds the criterion may leave uncaptured (`2ns - need`): `4s` seeds
+/// for the strong criterion.
+const ENDGAME_SLACK: u32 = 4;
+
+/// Positions one exhaustive endgame search may expand.
+const ENDGAME_NODES: u64 = 5_000;
 
 /// Widest beam tried.
 const MAX_BEAM: usize = 1 << 18;
@@ -218,7 +273,8 @@ pub struct Options {
     pub need: u32,
     /// Stop after this long (`None`: when the search ends).
     pub time: Option<Duration>,
-    /// Most boards phase 2 may keep before it gives up.
+    /// Most boards phase 2 may keep before it gives up, and most boards
+    /// the depth-first walks remember.
     pub max_boards: usize,
 }
 
@@ -262,6 +318,8 @@ pub struct Found<B> {
     pub nodes: u64,
     /// Seconds the search took.
     pub seconds: f64,
+    /// Seconds until the first winning turn was found (`None`: none).
+    pub first: Option<f64>,
 }
 
 impl<B> Found<B> {
@@ -278,6 +336,7 @@ impl<B> Found<B> {
             lower: self.lower,
             nodes: self.nodes,
             seconds: self.seconds,
+            first: self.first,
         }
     }
 }
@@ -288,6 +347,7 @@ struct Search<'a, G: TurnGame> {
     progress: &'a Progress,
     start: Instant,
     best: Option<Opening<G::Board>>,
+    first: Option<f64>,
     stopped: bool,
 }
 
@@ -310,6 +370,8 @@ impl<G: TurnGame> Search<'_, G> {
     }
 
     fn record(&mut self, moves: Vec<Move>, after: G::Board, score: u32) {
+        self.first
+            .get_or_insert_with(|| self.start.elapsed().as_secs_f64());
         self.progress
             .best
             .store(moves.len() as u64, Ordering::Relaxed);
@@ -361,11 +423,15 @@ impl<G: TurnGame> Search<'_, G> {
                         if depth + 2 >= s.best_len() {
                             continue;
                         }
-                        let d = seen.entry(G::key(&c)).or_insert(usize::MAX);
-                        if *d <= depth + 1 {
-                            continue;
+                        let key = G::key(&c);
+                        if let Some(d) = seen.get_mut(&key) {
+                            if *d <= depth + 1 {
+                                continue;
+                            }
+                            *d = depth + 1;
+                        } else if seen.len() < s.options.max_boards {
+                            seen.insert(key, depth + 1);
                         }
-                        *d = depth + 1;
                         next.push((m, c));
                     }
                 }
@@ -402,19 +468,34 @@ impl<G: TurnGame> Search<'_, G> {
     }
 
     /// Beam search of width `width`: layer by layer, only the `width`
-    /// boards with the most seeds captured go on (distinct boards; ties
-    /// broken by the move order). Records every improvement it meets; true
-    /// when it found a winning turn.
-    fn beam(&mut self, root: &G::Board, width: usize, until: Option<Duration>) -> bool {
+    /// boards of best rank go on (distinct boards; ties broken by the move
+    /// order). The rank is South's captured seeds, plus [`BEAM_READY`] a
+    /// ready pit, minus [`BEAM_AWAY`] a seed on North's row (a winning
+    /// turn must bring nearly every seed round to South's store; seeds on
+    /// North's row come back only by a relay that ends on their pit).
+    /// The boards of each layer that are near the goal are searched
+    /// exhaustively ([`Self::endgame`]; the boards it
+    /// proves lost are kept in `lost` across beams). Records every
+    /// improvement it meets; true when it found a winning turn.
+    fn beam(
+        &mut self,
+        root: &G::Board,
+        width: usize,
+        until: Option<Duration>,
+        lost: &mut HashSet<G::Key>,
+    ) -> bool {
         let mut layers: Vec<Vec<(u32, Move)>> = Vec::new();
         let mut layer: Vec<G::Board> = vec![root.clone()];
         let mut moves = Vec::new();
         let mut found = false;
+        let total = G::south_captured(root) + G::on_board(root);
+        let near = ENDGAME_SLACK.saturating_mul(total.saturating_sub(self.options.need));
+        let late = |s: &Self| until.is_some_and(|t| s.start.elapsed() >= t);
         while !layer.is_empty() && layers.len() + 1 < self.best_len() {
             let mut seen: HashSet<G::Key> = HashSet::new();
-            let mut next: Vec<(u32, u32, Move, G::Board)> = Vec::new();
+            let mut next: Vec<(i64, u32, Move, G::Board)> = Vec::new();
             for (i, b) in layer.iter().enumerate() {
-                if self.tick() || until.is_some_and(|t| self.start.elapsed() >= t) {
+                if self.tick() || late(self) {
                     return found;
                 }
                 G::moves(b, &mut moves);
@@ -422,14 +503,8 @@ impl<G: TurnGame> Search<'_, G> {
                     match G::turn_over(&c) {
                         Some(score) if score >= self.options.need => {
                             if layers.len() + 1 < self.best_len() {
-                                let mut p = vec![m];
-                                let mut at = i;
-                                for l in layers.iter().rev() {
-                                    let (parent, mv) = l[at];
-                                    p.push(mv);
-                                    at = parent as usize;
-                                }
-                                p.reverse();
+                                let mut p = Self::path(&layers, i);
+                                p.push(m);
                                 self.record(p, c, score);
                                 found = true;
                             }
@@ -437,7 +512,9 @@ impl<G: TurnGame> Search<'_, G> {
                         Some(_) => {}
                         None => {
                             if seen.insert(G::key(&c)) {
-                                let rank = G::south_captured(&c) + BEAM_READY * G::ready(&c);
+                                let rank = i64::from(G::south_captured(&c))
+                                    + BEAM_READY * i64::from(G::ready(&c))
+                                    - BEAM_AWAY * i64::from(G::away(&c));
                                 next.push((rank, i as u32, m, c));
                             }
                         }
@@ -448,8 +525,94 @@ impl<G: TurnGame> Search<'_, G> {
             next.truncate(width);
             layers.push(next.iter().map(|(_, i, m, _)| (*i, *m)).collect());
             layer = next.into_iter().map(|(_, _, _, c)| c).collect();
+            if found {
+                continue;
+            }
+            for (i, b) in layer.iter().enumerate() {
+                if G::on_board(b) > near || late(self) {
+                    continue;
+                }
+                let mut tail = Vec::new();
+                let mut budget = ENDGAME_NODES;
+                if let Some(Some((after, score))) = self.endgame(b, &mut tail, &mut budget, lost) {
+                    let mut p = Self::path(&layers, i);
+                    tail.reverse();
+                    p.extend(tail);
+                    if p.len() < self.best_len() {
+                        self.record(p, after, score);
+                        found = true;
+                    }
+                    break;
+                }
+            }
         }
         found
+    }
+
+    /// The moves that lead to board `i` of the last of `layers`.
+    fn path(layers: &[Vec<(u32, Move)>], mut at: usize) -> Vec<Move> {
+        let mut p = Vec::with_capacity(layers.len() + 1);
+        for l in layers.iter().rev() {
+            let (parent, mv) = l[at];
+            p.push(mv);
+            at = parent as usize;
+        }
+        p.reverse();
+        p
+    }
+
+    /// Exhaustive search of the turn's endings from `b` (South to move),
+    /// depth-first, within `budget` positions: `Some(Some((after,
+    /// score)))` when some continuation wins (its moves pushed on `tail`,
+    /// last move first), `Some(None)` when none does (then `b` is added to
+    /// `lost`, and the boards of `lost` are not searched again), `None`
+    /// when the budget ran out or the search must stop.
+    #[allow(clippy::type_complexity)]
+    fn endgame(
+        &mut self,
+        b: &G::Board,
+        tail: &mut Vec<Move>,
+        budget: &mut u64,
+        lost: &mut HashSet<G::Key>,
+    ) -> Option<Option<(G::Board, u32)>> {
+        let key = G::key(b);
+        if lost.contains(&key) {
+            return Some(None);
+        }
+        if *budget == 0 || self.tick() {
+            return None;
+        }
+        *budget -= 1;
+        let mut moves = Vec::new();
+        G::moves(b, &mut moves);
+        let mut next = Vec::new();
+        for (m, c) in moves {
+            match G::turn_over(&c) {
+                Some(score) if score >= self.options.need => {
+                    tail.push(m);
+                    return Some(Some((c, score)));
+                }
+                Some(_) => {}
+                None => next.push((m, c)),
+            }
+        }
+        let mut complete = true;
+        for (m, c) in next {
+            match self.endgame(&c, tail, budget, lost) {
+                Some(Some(win)) => {
+                    tail.push(m);
+                    return Some(Some(win));
+                }
+                Some(None) => {}
+                None => complete = false,
+            }
+        }
+        if complete {
+            lost.insert(key);
+            Some(None)
+        } else {
+            None
+        }
     }
 
     /// Phase 2; true when it proved its result.
@@ -472,7 +635,7 @@ impl<G: TurnGame> Search<'_, G> {
             let mut next = Vec::new();
             let mut links = Vec::new();
             for (i, b) in layer.iter().enumerate() {
-                if self.tick() {
+                if self.tick() || seen.len() > self.options.max_boards {
                     return false;
                 }
                 G::moves(b, &mut moves);
@@ -527,19 +690,21 @@ pub fn shortest<G: TurnGame>(
         progress,
         start: Instant::now(),
         best: None,
+        first: None,
         stopped: false,
     };
     // Phase 1: depth-first, then beams of growing width, until a first
     // winning turn (or an eighth, then a third, of the time).
     let mut proved = s.depth_first(root, options.time.map(|t| t / 8), true, DFS_FIRST_NODES);
     if !proved && !s.stopped && s.best.is_none() {
-        let until = options.time.map(|t| t / 3);
+        let until = options.time.map(|t| t * 2 / 3);
         let mut width = 16;
+        let mut lost = HashSet::new();
         while width <= MAX_BEAM && !s.stopped && until.is_none_or(|t| s.start.elapsed() < t) {
-            if s.beam(root, width, until) {
+            if s.beam(root, width, until, &mut lost) {
                 break;
             }
-            width *= 4;
+            width *= 2;
         }
         s.stopped = s.progress.stop.load(Ordering::Relaxed)
             || options.time.is_some_and(|t| s.start.elapsed() >= t);
@@ -563,6 +728,7 @@ pub fn shortest<G: TurnGame>(
         lower,
         nodes: progress.nodes.load(Ordering::Relaxed),
         seconds: s.start.elapsed().as_secs_f64(),
+        first: s.first,
     }
 }
 
@@ -601,6 +767,109 @@ mod tests {
             assert!(f.proved);
             assert_eq!(f.best.unwrap().moves.len(), len);
         }
+    }
+
+    #[test]
+    fn a_ready_pit_gives_another_move() {
+        // Every pit counted ready (first lap ends in the store, also after
+        // whole rounds) keeps South to move when played, on the boards
+        // along a first turn of dakon:6x6 and on wide dakon:20x20.
+        let mut b = Position::start(6, 6);
+        let mut checked = 0;
+        while Engine::<Dakon>::turn_over(&b).is_none() {
+            let mut moves = Vec::new();
+            Engine::<Dakon>::moves(&b, &mut moves);
+            let n = b.n();
+            for (k, &c) in b.row(Side::South).iter().enumerate() {
+                if c > 0 && (k + usize::from(c)) % (2 * n + 1) == n {
+                    let (_, after) = moves[..]
+                        .iter()
+                        .find(|(m, _)| *m == Move::Pit(k as u8 + 1))
+                        .unwrap();
+                    assert_eq!(after.to_move(), Side::South, "{b}: pit {}", k + 1);
+                    checked += 1;
+                }
+            }
+            b = moves.last().unwrap().1;
+        }
+        let w = WideDakon::new(20, 20).unwrap().start();
+        let mut moves = Vec::new();
+        Wide::moves(&w, &mut moves);
+        // Pit 1 holds 20: its lap ends in the store.
+        assert_eq!(Wide::ready(&w), 1);
+        assert_eq!(moves[0].1.to_move(), Side::South);
+        assert!(checked > 0);
+    }
+
+    #[test]
+    fn endgame_agrees_with_the_listing() {
+        // From the boards along the first strong opening of dakon:5x5
+        // (data/openings.md: two strong openings), the exhaustive endings
+        // find a win exactly where the listing of every turn has one, and
+        // the win they give replays and meets the criterion.
+        let need = 45;
+        let start = Position::start(5, 5);
+        let mut opening = Vec::new();
+        for_each_winning::<Engine<Dakon>>(&start, need, &mut |moves, _| {
+            if opening.is_empty() {
+                opening = moves.to_vec();
+            }
+        });
+        assert!(!opening.is_empty());
+        let options = Options {
+            need,
+            time: None,
+            max_boards: 1 << 20,
+        };
+        let progress = Progress::default();
+        let mut s = Search::<Engine<Dakon>> {
+            options: &options,
+            progress: &progress,
+            start: Instant::now(),
+            best: None,
+            first: None,
+            stopped: false,
+        };
+        let mut lost = HashSet::new();
+        // Boards checked without and with a win.
+        let mut checked = [0; 2];
+        let mut b = start;
+        for (i, &m) in opening.iter().enumerate() {
+            // A board off the opening, one move aside, too.
+            let mut moves = Vec::new();
+            Engine::<Dakon>::moves(&b, &mut moves);
+            let aside = moves
+                .iter()
+                .map(|(_, c)| *c)
+                .find(|c| *c != b && Engine::<Dakon>::turn_over(c).is_none());
+            for board in std::iter::once(b).chain(aside) {
+                let wins = for_each_winning::<Engine<Dakon>>(&board, need, &mut |_, _| {}).1;
+                let mut tail = Vec::new();
+                let mut budget = u64::MAX;
+                let got = s
+                    .endgame(&board, &mut tail, &mut budget, &mut lost)
+                    .unwrap();
+                assert_eq!(
+                    got.is_some(),
+                    wins.shortest.is_some(),
+                    "move {}: {board}",
+                    i + 1
+                );
+                checked[usize::from(got.is_some())] += 1;
+                if let Some((after, score)) = got {
+                    tail.reverse();
+                    let mut p = board;
+                    for mv in tail {
+                        p = crate::games::play::<Dakon>(&p, mv).unwrap();
+                    }
+                    assert_eq!(p, after);
+                    assert_eq!(Engine::<Dakon>::turn_over(&after), Some(score));
+                    assert!(score >= need);
+                }
+            }
+            b = crate::games::play::<Dakon>(&b, m).unwrap();
+        }
+        assert!(checked[0] > 0 && checked[1] > 0, "{checked:?}");
     }
 
     #[test]

@@ -8,8 +8,20 @@ use mancala::openings::Criterion;
 use std::io::Write;
 use std::sync::atomic::Ordering::Relaxed;
 
-/// Most boards the breadth-first phase keeps (about 100 bytes each).
-const MAX_BOARDS: usize = 20_000_000;
+/// Memory the breadth-first phase (or a depth-first walk) may use for its
+/// boards, in bytes.
+const MAX_BYTES: usize = 3 << 30;
+
+/// Most boards the breadth-first phase keeps within [`MAX_BYTES`] (and the
+/// depth-first walks remember, a board and a length each): each
+/// board is kept once in its layer and once as a key of the set of boards
+/// seen (counted twice: a hash set's spare room), with its link to its
+/// parent (on the engine's boards about 25 million, on the wide boards
+/// about 8 million).
+fn max_boards<G: TurnGame>() -> usize {
+    use std::mem::size_of;
+    MAX_BYTES / (size_of::<G::Board>() + 2 * size_of::<G::Key>() + 8)
+}
 
 /// Searches from `root` for a first turn with South's final score at
 /// least `need`, stopping after `stop_after` seconds or on Ctrl-C; a
@@ -28,7 +40,7 @@ where
     let options = shortest::Options {
         need: u32::try_from(need).unwrap_or(u32::MAX),
         time: stop_after.map(std::time::Duration::from_secs_f64),
-        max_boards: MAX_BOARDS,
+        max_boards: max_boards::<G>(),
     };
     let progress = shortest::Progress::default();
     let done = std::sync::atomic::AtomicBool::new(false);
@@ -104,6 +116,7 @@ pub fn print(
             "score": found.best.as_ref().map(|b| b.score),
             "nodes": found.nodes,
             "seconds": found.seconds,
+            "first_seconds": found.first,
         });
         out.write_all(super::json::line(&doc).as_bytes())?;
     } else {
