@@ -94,5 +94,10 @@ done
       echo "$row"
     done
   done
+  # Results past the budget of a run, kept by hand.
+  if [[ -f data/solved-beyond.md ]]; then
+    echo
+    cat data/solved-beyond.md
+  fi
 } >"$md"
 echo "wrote $csv and $md"
