@@ -86,15 +86,7 @@ const GROW_EVERY: u64 = 4096;
 /// A guess at the future gain of `pos` (not terminal, not in the
 /// databases).
 pub(crate) fn first_guess<R: Rules>(table: &Table, shared: &Shared, pos: &Position) -> i32 {
-    let mut s = Shallow::<R> {
-        table,
-        shared,
-        nodes: 0,
-        interior: 0,
-        ply: 0,
-        stopped: false,
-        _rules: std::marker::PhantomData,
-    };
+    let mut s = Shallow::<R>::new(table, shared, 0);
     let (floor, ceiling) = R::gain_bounds(pos);
     let mut guess = 0;
     let mut depth = STEP;
@@ -135,15 +127,15 @@ struct Shallow<'a, R: Rules> {
     _rules: std::marker::PhantomData<R>,
 }
 
-impl<R: Rules> Shallow<'_, R> {
-    /// A searcher for one of the moves searched in parallel at this node.
-    fn helper(&self) -> Self {
+impl<'a, R: Rules> Shallow<'a, R> {
+    /// A new searcher whose root lies `ply` plies from the guess's root.
+    fn new(table: &'a Table, shared: &'a Shared, ply: u32) -> Self {
         Shallow {
-            table: self.table,
-            shared: self.shared,
+            table,
+            shared,
             nodes: 0,
             interior: 0,
-            ply: self.ply + 1,
+            ply,
             stopped: false,
             _rules: std::marker::PhantomData,
         }
@@ -305,7 +297,7 @@ impl<R: Rules> Shallow<'_, R> {
                 let results: Vec<_> = order[1..]
                     .par_iter()
                     .map(|&(_, i)| {
-                        let mut s = self.helper();
+                        let mut s = Self::new(self.table, self.shared, self.ply + 1);
                         let (v, e) = s.value_of(pos, &moves[usize::from(i)].1, depth, a, beta);
                         (s.nodes, s.interior, s.stopped, v, e, i)
                     })
