@@ -54,7 +54,8 @@
 //!    value with no quiet move to wait for, an open one with a marker
 //!    count.
 //! 3. **The recording pass** generates the moves of the open boards once
-//!    more. A quiet move to an exact child is worth an exact value and is
+//!    more (its random reads overlapped as the last paragraph of the
+//!    module docs says). A quiet move to an exact child is worth an exact value and is
 //!    folded into `e(b)` as if it left the level; a quiet move to an open
 //!    child is counted and recorded as an edge `(parent, same mover)` in a
 //!    free slot of the child (see the layout below). A board whose every
@@ -151,8 +152,22 @@
 //!
 //! With four-byte edges, Anywoli 2x12 level 10 (92.6 M boards, 3.32 edges
 //! a board) peaked at a resident set of 1,629 MiB against 1,655 announced,
-//! level 9 at 475 against 506; level 12 (834 M boards) is planned at
-//! 14,929 MiB, within the default `--memory` of 16,384.
+//! level 9 at 475 against 506.
+//!
+//! # Cache misses
+//!
+//! Past a few million boards, a pass is bound by the latency of its random
+//! reads, not by the sowing: every quiet child's word, its bound, its
+//! block offset and its slot are each a miss, one after the other. So the
+//! passes overlap them: the sweeps and the recording find all the children
+//! of a board first and prefetch their words (and, in the sweeps, their
+//! bounds) before reading any; the recording keeps the edges it finds in a
+//! [`Batch`] and places them some hundreds at a time, prefetching every
+//! edge's bound and block offset as it is found, then every edge's slots,
+//! then filling them. The arrays of words, bounds and slots are backed by
+//! huge pages, so that the misses rarely miss the TLB as well. Anywoli
+//! level 10 on two threads: 74 s before, 42 s after; level 11, with the
+//! same two sweeps, 417 s before, 214 s after (`data/anywoli-db.md`).
 
 use super::build::{median, pack, unpack, Progress, Solved};
 use super::propagate::{
@@ -187,12 +202,17 @@ pub const OVERFLOW_BYTES: u64 = 8;
 /// A byte a board holds the bounds below it.
 pub const CAP: u8 = u8::MAX;
 
-/// The most bytes of recorded edges a level takes per board: 3.5 edges of
+/// The most bytes of recorded edges a level takes per board: 4 edges of
 /// [`SLOT_BYTES`]. Anywoli 2x12 records 2.7 to 3.4 edges a board after one
-/// sweep on levels 7 to 11 (`data/anywoli-db.md`); a level that needs more
-/// sweeps once more first. The budget is announced whole in the peak, so
-/// it is kept near what is used.
-pub const MAX_EDGE_BYTES_PER_BOARD: u64 = 14;
+/// sweep on levels 7 to 12, plus the 8-byte edges of the children with
+/// [`CAP`] parents or more (`data/anywoli-db.md`); a level that needs more
+/// sweeps once more first, which costs a generation of every open board's
+/// moves (with 14 bytes, levels 11 and 12 needed a second sweep, and
+/// level 11 took 214 s against 175 s with 16). The budget is announced
+/// whole in the peak, so it is kept near what is used: level 12 (834 M
+/// boards) is then planned at 15,735 MiB, within the default `--memory`
+/// of 16,384.
+pub const MAX_EDGE_BYTES_PER_BOARD: u64 = 16;
 
 /// The fewest bytes of edges per board (two edges) with which
 /// [`super::Method::Auto`] builds a level by recorded edges (by sweeps
@@ -210,12 +230,12 @@ fn index_bytes(entries: u64) -> u64 {
     4 * (entries / BLOCK) + (64 << 10)
 }
 
-/// Bytes of the shards' stacks and news: one byte a board (at least 64
-/// KiB), more than [`super::propagate`] gives them (the news of a round
-/// are an eighth of the boards, so the rounds are few, each a pass over
-/// the shards), and little beside the edges.
+/// Bytes of the shards' stacks and news: half a byte a board (at least 64
+/// KiB), as [`super::propagate`] gives them (the news of a round are a
+/// sixteenth of the boards, so the rounds are few, each a pass over the
+/// shards), and little beside the edges.
 fn news_bytes(entries: u64) -> u64 {
-    entries.max(64 << 10)
+    (entries / 2).max(64 << 10)
 }
 
 /// Bytes of working memory a build of a level of `entries` boards by
@@ -282,6 +302,71 @@ struct ShardSlots {
     blocks: Vec<u32>,
 }
 
+/// The edges a recording thread has found and not yet placed: placed
+/// [`Batch::CAPACITY`] at a time, in two passes that each prefetch what
+/// the next one reads (a child's bound and block offset, then its slots),
+/// so that the cache misses of many edges overlap instead of following
+/// one another. Only when an edge is placed does its slot change; the
+/// order in which edges reach their slots is free (see the module docs).
+#[derive(Default)]
+struct Batch {
+    /// `(child, edge)`, in the order found.
+    found: Vec<(u64, u64)>,
+    /// `(child's shard, first slot, slots)` of each edge found, in the same
+    /// order, or `None` for an overflowed child.
+    places: Vec<Option<(usize, usize, usize)>>,
+}
+
+impl Batch {
+    /// Edges placed together: enough for their misses to overlap, few
+    /// enough to stay in the cache; a handful in the unit tests, so that
+    /// small levels fill batches too.
+    const CAPACITY: usize = if cfg!(test) { 3 } else { 256 };
+
+    /// Keeps the edge `edge` into the child of rank `c`, its bound and
+    /// block offset prefetched.
+    #[inline]
+    fn push(&mut self, graph: &Recorded<'_>, c: u64, edge: u64) {
+        prefetch(&graph.bounds[c as usize]);
+        let s = &graph.shards[(c / graph.shard_len) as usize];
+        prefetch(&s.blocks[((c - s.start) / BLOCK) as usize]);
+        self.found.push((c, edge));
+    }
+
+    fn is_full(&self) -> bool {
+        self.found.len() >= Self::CAPACITY
+    }
+
+    /// Places every edge kept, each in a free slot of its child, or in
+    /// `overflowed` when its child overflowed; empties the batch.
+    fn place(&mut self, graph: &Recorded<'_>, overflowed: &mut Vec<u64>) {
+        self.places.clear();
+        for &(c, _) in &self.found {
+            let place = graph.place(c);
+            if let Some((shard, first, _)) = place {
+                prefetch(&graph.shards[shard].slots[first]);
+            }
+            self.places.push(place);
+        }
+        for (&(c, ed), place) in self.found.iter().zip(&self.places) {
+            let Some((shard, first, len)) = *place else {
+                overflowed.push(c << 32 | ed);
+                continue;
+            };
+            let slot = u32::try_from(ed + 1).expect("ranks fit a slot");
+            let free = graph.shards[shard].slots[first..first + len]
+                .iter()
+                .any(|s| {
+                    s.load(Ordering::Relaxed) == 0
+                        && s.compare_exchange(0, slot, Ordering::Relaxed, Ordering::Relaxed)
+                            .is_ok()
+                });
+            assert!(free, "the last sweep bounds each board's parents");
+        }
+        self.found.clear();
+    }
+}
+
 /// The recorded graph: every child's parents, in its shard's slots or
 /// among the overflowed edges.
 struct Recorded<'a> {
@@ -295,22 +380,32 @@ struct Recorded<'a> {
 }
 
 impl Recorded<'_> {
+    /// Where the slots of the child of rank `c` are: its shard, its first
+    /// slot there and their number (its bound); `None` when it overflowed.
+    #[inline]
+    fn place(&self, c: u64) -> Option<(usize, usize, usize)> {
+        let bound = self.bounds[c as usize].load(Ordering::Relaxed);
+        if bound == self.cap {
+            return None;
+        }
+        let shard = (c / self.shard_len) as usize;
+        let s = &self.shards[shard];
+        let first = s.start + (c - s.start) / BLOCK * BLOCK;
+        let mut at = s.blocks[((c - s.start) / BLOCK) as usize] as usize;
+        for d in first..c {
+            let b = self.bounds[d as usize].load(Ordering::Relaxed);
+            if b < self.cap {
+                at += usize::from(b);
+            }
+        }
+        Some((shard, at, usize::from(bound)))
+    }
+
     /// The slots of the child of rank `c`, whose bound is below the cap.
     #[inline]
     fn slots(&self, c: u64) -> &[AtomicU32] {
-        let s = &self.shards[(c / self.shard_len) as usize];
-        let first = s.start + (c - s.start) / BLOCK * BLOCK;
-        let b = (c - s.start) / BLOCK;
-        let mut at = s.blocks[b as usize] as usize;
-        for d in first..c {
-            let bound = self.bounds[d as usize].load(Ordering::Relaxed);
-            if bound < self.cap {
-                at += usize::from(bound);
-            }
-        }
-        let bound = self.bounds[c as usize].load(Ordering::Relaxed);
-        debug_assert!(bound < self.cap);
-        &s.slots[at..at + usize::from(bound)]
+        let (shard, at, len) = self.place(c).expect("not overflowed");
+        &self.shards[shard].slots[at..at + len]
     }
 }
 
@@ -385,6 +480,7 @@ fn build_with<R: Rules>(
     let memory = Atomics::<AtomicU16>::zeroed(len).ok()?;
     memory.use_huge_pages();
     let bounds = Atomics::<AtomicU8>::zeroed(len).ok()?;
+    bounds.use_huge_pages();
     let cx = Context {
         n,
         k,
@@ -512,6 +608,8 @@ impl Context<'_> {
                                 } else {
                                     at[i] = canonical_rank(self.ix, child) as usize;
                                     prefetch(&self.words[at[i]]);
+                                    // Bumped below if the child is open.
+                                    prefetch(&self.bounds[at[i]]);
                                 }
                             }
                             let (mut nl, mut nh) = (i32::MIN, i32::MIN);
@@ -619,6 +717,7 @@ impl Context<'_> {
                 }
                 blocks.push(u32::try_from(at).ok()?);
                 let slots = Atomics::zeroed(usize::try_from(at).ok()?).ok()?;
+                slots.use_huge_pages();
                 Some(ShardSlots {
                     start,
                     slots,
@@ -660,7 +759,9 @@ impl Context<'_> {
             let range = c * CHUNK..((c + 1) * CHUNK).min(count_all);
             let len = range.end - range.start;
             let mut moves = MoveList::new();
+            let mut at = [0usize; crate::games::MAX_MOVES];
             let mut local = Vec::new();
+            let mut batch = Batch::default();
             let (mut gen, mut recorded) = (0, 0);
             self.ix.walk(range, |r, board| {
                 let w = self.words[r as usize].load(Ordering::Relaxed);
@@ -672,36 +773,43 @@ impl Context<'_> {
                 let over = R::generate(&pos, &mut moves);
                 debug_assert!(over.is_none(), "a finished game is exact");
                 gen += 1;
-                let mut e = i32::from(NO_EXIT);
-                let mut q = 0;
-                for (_, child) in &moves {
+                // The children found first and prefetched, so that their
+                // cache misses overlap, as in the sweeps.
+                for (i, (_, child)) in moves.iter().enumerate() {
                     let ck = child.board_seeds();
                     if ck < k {
-                        e = e.max(through(&pos, child, self.lower[ck].gain(child)));
+                        at[i] = self.lower[ck].index_of(child);
+                        prefetch(&self.lower[ck].bytes[at[i]]);
+                    } else {
+                        at[i] = canonical_rank(self.ix, child) as usize;
+                        prefetch(&self.words[at[i]]);
+                    }
+                }
+                let mut e = i32::from(NO_EXIT);
+                let mut q = 0;
+                for (i, (_, child)) in moves.iter().enumerate() {
+                    let ck = child.board_seeds();
+                    if ck < k {
+                        let g = i32::from(self.lower[ck].bytes[at[i]] as i8);
+                        e = e.max(through(&pos, child, g));
                         continue;
                     }
-                    let c = canonical_rank(self.ix, child);
-                    let wc = self.words[c as usize].load(Ordering::Relaxed);
+                    let wc = self.words[at[i]].load(Ordering::Relaxed);
                     if exact(wc, kk) {
                         e = e.max(through(&pos, child, i32::from(value(wc))));
                         continue;
                     }
                     q += 1;
                     recorded += 1;
-                    let ed = edge(r, child.to_move() == pos.to_move());
-                    if self.bounds[c as usize].load(Ordering::Relaxed) == cap {
-                        local.push(c << 32 | ed);
-                        continue;
-                    }
-                    let slot = u32::try_from(ed + 1).expect("ranks fit a slot");
-                    let free = graph.slots(c).iter().any(|s| {
-                        s.compare_exchange(0, slot, Ordering::Relaxed, Ordering::Relaxed)
-                            .is_ok()
-                    });
-                    assert!(free, "the last sweep bounds each board's parents");
+                    let c = at[i] as u64;
+                    batch.push(graph, c, edge(r, child.to_move() == pos.to_move()));
                 }
                 self.words[r as usize].store(open_word(e as i8, q), Ordering::Relaxed);
+                if batch.is_full() {
+                    batch.place(graph, &mut local);
+                }
             });
+            batch.place(graph, &mut local);
             if !local.is_empty() {
                 let mut spill = spill.lock().expect("no panic while held");
                 assert!(
