@@ -546,6 +546,28 @@ impl Context<'_> {
         self.stop.load(Ordering::Relaxed)
     }
 
+    /// Finds every child of `moves` first, `at[i]` for the `i`-th: its
+    /// index in its lower level, or its rank in this one; and prefetches
+    /// what a pass reads of it (the lower level's byte, or the word, and
+    /// the bound too when `bounds`), so that the children's cache misses
+    /// overlap (see the module docs).
+    #[inline]
+    fn locate(&self, moves: &MoveList, at: &mut [usize], bounds: bool) {
+        for (i, (_, child)) in moves.iter().enumerate() {
+            let ck = child.board_seeds();
+            if ck < self.k {
+                at[i] = self.lower[ck].index_of(child);
+                prefetch(&self.lower[ck].bytes[at[i]]);
+            } else {
+                at[i] = canonical_rank(self.ix, child) as usize;
+                prefetch(&self.words[at[i]]);
+                if bounds {
+                    prefetch(&self.bounds[at[i]]);
+                }
+            }
+        }
+    }
+
     /// Step 1: sweeps until the edges to record fit `budget` bytes, each
     /// counting afresh every board's bound on its parents to record; the
     /// bound on the overflowed edges, or `None` inside when the sweeps
@@ -598,20 +620,8 @@ impl Context<'_> {
                             (g, g)
                         }
                         None => {
-                            for (i, (_, child)) in moves.iter().enumerate() {
-                                let ck = child.board_seeds();
-                                // Found first and prefetched, so that the
-                                // children's cache misses overlap.
-                                if ck < k {
-                                    at[i] = self.lower[ck].index_of(child);
-                                    prefetch(&self.lower[ck].bytes[at[i]]);
-                                } else {
-                                    at[i] = canonical_rank(self.ix, child) as usize;
-                                    prefetch(&self.words[at[i]]);
-                                    // Bumped below if the child is open.
-                                    prefetch(&self.bounds[at[i]]);
-                                }
-                            }
+                            // Bounds bumped below for the open children.
+                            self.locate(&moves, &mut at, true);
                             let (mut nl, mut nh) = (i32::MIN, i32::MIN);
                             for (i, (_, child)) in moves.iter().enumerate() {
                                 let ck = child.board_seeds();
@@ -773,18 +783,7 @@ impl Context<'_> {
                 let over = R::generate(&pos, &mut moves);
                 debug_assert!(over.is_none(), "a finished game is exact");
                 gen += 1;
-                // The children found first and prefetched, so that their
-                // cache misses overlap, as in the sweeps.
-                for (i, (_, child)) in moves.iter().enumerate() {
-                    let ck = child.board_seeds();
-                    if ck < k {
-                        at[i] = self.lower[ck].index_of(child);
-                        prefetch(&self.lower[ck].bytes[at[i]]);
-                    } else {
-                        at[i] = canonical_rank(self.ix, child) as usize;
-                        prefetch(&self.words[at[i]]);
-                    }
-                }
+                self.locate(&moves, &mut at, false);
                 let mut e = i32::from(NO_EXIT);
                 let mut q = 0;
                 for (i, (_, child)) in moves.iter().enumerate() {
