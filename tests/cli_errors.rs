@@ -485,3 +485,25 @@ fn a_cycle_region_above_the_limit_is_a_clear_error() {
         assert_bad(&["analyse", "--game", "awari:4x3", flag, "x"]);
     }
 }
+
+#[test]
+fn a_solve_deeper_than_its_stack_says_so_and_how_to_give_it_more() {
+    // One MiB of stack holds a few hundred plies; Awari's start goes deeper
+    // at once along the long capture-free paths its positions allow.
+    let err = assert_bad(&[
+        "solve",
+        "--game",
+        "awari",
+        "--threads",
+        "1",
+        "--stack-mb",
+        "1",
+        "--quiet",
+    ]);
+    assert!(err.contains("1 MiB stack"), "{err}");
+    assert!(err.contains("--stack-mb"), "{err}");
+    for bad in ["0", "65537", "x"] {
+        let err = assert_bad(&["solve", "--game", "awari", "--stack-mb", bad]);
+        assert!(err.contains("--stack-mb"), "{err}");
+    }
+}

@@ -109,7 +109,7 @@ pub enum SolveError {
         bounds: Option<(i32, i32)>,
     },
     /// The search went deeper than its threads' stacks hold.
-    #[error("the search went deeper than the {mib} MiB stack of a search thread holds (long paths without a capture): too deep for the exact solver")]
+    #[error("the search went deeper than the {mib} MiB stack of a search thread holds (long paths without a capture): a larger stack (`--stack-mb`) may let it finish")]
     TooDeep {
         /// Stack of a search thread, in MiB.
         mib: usize,
