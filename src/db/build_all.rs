@@ -131,6 +131,19 @@ pub fn peak_bytes_within<R: Rules>(
     method: Method,
     memory_bytes: u64,
 ) -> u64 {
+    peak_bytes_on::<R>(n, max_seeds, method, memory_bytes, 1)
+}
+
+/// [`peak_bytes_within`] for each of `size` ranks of [`build_all_on`]:
+/// what one rank takes, its share of the level (or the whole level's
+/// bounds, for the levels built by sweeps) beside the lower levels.
+pub fn peak_bytes_on<R: Rules>(
+    n: usize,
+    max_seeds: usize,
+    method: Method,
+    memory_bytes: u64,
+    size: usize,
+) -> u64 {
     let entries = |k| {
         LevelId {
             game: "kalah",
@@ -141,7 +154,10 @@ pub fn peak_bytes_within<R: Rules>(
     };
     let sizes: Vec<u64> = (0..=max_seeds).map(entries).collect();
     (0..=max_seeds)
-        .map(|k| plan::<R>(method, sizes[k], read_below::<R>(&sizes, k), memory_bytes).1)
+        .map(|k| {
+            let below = read_below::<R>(&sizes, k);
+            plan_on::<R>(method, sizes[k], below, memory_bytes, size).1
+        })
         .max()
         .unwrap_or(0)
 }
@@ -445,5 +461,34 @@ fn remove_stale_temporaries(dir: &Path) {
         if name.starts_with('.') && name.contains(".mdb.tmp") {
             let _ = std::fs::remove_file(e.path());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Anywoli, Awari};
+    use crate::index::Indexer;
+
+    /// What a rank announces: on several ranks, its share of a level built
+    /// by unmoves (so less than one process), and the whole level's bounds
+    /// of a level built by sweeps (recorded edges are not split over
+    /// ranks); on one rank, the plan of one process.
+    #[test]
+    fn each_rank_announces_its_own_peak() {
+        let (max, mem) = (20, u64::MAX);
+        let alone = peak_bytes_within::<Awari>(6, max, Method::Auto, mem);
+        assert_eq!(peak_bytes_on::<Awari>(6, max, Method::Auto, mem, 1), alone);
+        let two = peak_bytes_on::<Awari>(6, max, Method::Auto, mem, 2);
+        let four = peak_bytes_on::<Awari>(6, max, Method::Auto, mem, 4);
+        assert!(four < two && two < alone, "{four} {two} {alone}");
+        let sizes: Vec<u64> = (0..=8)
+            .map(|k| Indexer::new(24, k).unwrap().count())
+            .collect();
+        let sweep =
+            Way::Sweep.working_bytes(sizes[8]) + read_below::<Anywoli>(&sizes, 8) + PROGRAM_BYTES;
+        let ranks = peak_bytes_on::<Anywoli>(12, 8, Method::Auto, mem, 3);
+        assert!(ranks >= sweep, "{ranks} {sweep}");
+        assert!(peak_bytes_within::<Anywoli>(12, 8, Method::Auto, mem) > ranks);
     }
 }

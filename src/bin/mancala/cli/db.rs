@@ -280,8 +280,10 @@ fn build_on(
         MethodArg::Sweep => db::Method::Sweep,
         MethodArg::Propagate => db::Method::Propagate,
     };
+    // Per rank, on several.
+    let size = ranks.map_or(1, |r| r.size());
     let peak =
-        dispatch!(v.game(), R => db::peak_bytes_within::<R>(v.n(), k, method, a.memory << 20));
+        dispatch!(v.game(), R => db::peak_bytes_on::<R>(v.n(), k, method, a.memory << 20, size));
     let options = BuildOptions {
         dir: a.which.dir.clone(),
         memory_bytes: a.memory << 20,
