@@ -162,7 +162,7 @@
 //! passes overlap them: the sweeps and the recording find all the children
 //! of a board first and prefetch their words (and, in the sweeps, their
 //! bounds) before reading any; the recording keeps the edges it finds in a
-//! [`Batch`] and places them some hundreds at a time, prefetching every
+//! `Batch` and places them some hundreds at a time, prefetching every
 //! edge's bound and block offset as it is found, then every edge's slots,
 //! then filling them. The arrays of words, bounds and slots are backed by
 //! huge pages, so that the misses rarely miss the TLB as well. Anywoli
