@@ -400,19 +400,12 @@ impl Recorded<'_> {
         }
         Some((shard, at, usize::from(bound)))
     }
-
-    /// The slots of the child of rank `c`, whose bound is below the cap.
-    #[inline]
-    fn slots(&self, c: u64) -> &[AtomicU32] {
-        let (shard, at, len) = self.place(c).expect("not overflowed");
-        &self.shards[shard].slots[at..at + len]
-    }
 }
 
 impl Parents for Recorded<'_> {
     const GENERATES: bool = false;
     fn parents(&self, r: u64, out: &mut Vec<u64>) {
-        if self.bounds[r as usize].load(Ordering::Relaxed) == self.cap {
+        let Some((shard, first, len)) = self.place(r) else {
             let from = self.overflow.partition_point(|&e| e >> 32 < r);
             for &e in &self.overflow[from..] {
                 if e >> 32 != r {
@@ -421,8 +414,8 @@ impl Parents for Recorded<'_> {
                 out.push(e & 0xFFFF_FFFF);
             }
             return;
-        }
-        for slot in self.slots(r) {
+        };
+        for slot in &self.shards[shard].slots[first..first + len] {
             let e = slot.load(Ordering::Relaxed);
             if e != 0 {
                 out.push(u64::from(e - 1));
