@@ -507,3 +507,25 @@ fn a_solve_deeper_than_its_stack_says_so_and_how_to_give_it_more() {
         assert!(err.contains("--stack-mb"), "{err}");
     }
 }
+
+#[test]
+fn a_database_of_more_boards_than_64_bits_count_is_refused_without_a_panic() {
+    // Anywoli's 24 pits with 127 seeds: levels past 2^64 boards.
+    let dir = std::env::temp_dir().join(format!("mancala-huge-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let err = assert_bad(&[
+        "db",
+        "build",
+        "--game",
+        "anywoli",
+        "--max-seeds",
+        "127",
+        "--memory",
+        "1",
+        "--dir",
+        d,
+        "--quiet",
+    ]);
+    assert!(err.contains("--memory"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,6 +10,7 @@ use super::ranks::{Alone, Ranks};
 use super::{build, edges, propagate};
 use super::{Database, DbError, Level};
 use crate::games::Rules;
+use crate::index::Indexer;
 use std::path::{Path, PathBuf};
 
 /// How to build.
@@ -134,6 +135,11 @@ pub fn peak_bytes_within<R: Rules>(
     peak_bytes_on::<R>(n, max_seeds, method, memory_bytes, 1)
 }
 
+/// The most boards a level counts for in [`peak_bytes_on`]: far beyond
+/// any level a machine could build, small enough that the sums of a plan
+/// of up to [`file::MAX_LEVEL_SEEDS`] levels fit 64 bits.
+const PLANNED_BOARDS: u64 = 1 << 50;
+
 /// [`peak_bytes_within`] for each of `size` ranks of [`build_all_on`]:
 /// what one rank takes, its share of the level (or the whole level's
 /// bounds, for the levels built by sweeps) beside the lower levels.
@@ -144,14 +150,11 @@ pub fn peak_bytes_on<R: Rules>(
     memory_bytes: u64,
     size: usize,
 ) -> u64 {
-    let entries = |k| {
-        LevelId {
-            game: "kalah",
-            n,
-            k,
-        }
-        .entries()
-    };
+    // Counted at most `PLANNED_BOARDS` a level, so that an absurd
+    // `max_seeds` (levels past 2^64 boards) gives a peak, not a panic or an
+    // overflow: its first level too large then fails the build's check.
+    let entries =
+        |k| Indexer::new(2 * n, k).map_or(PLANNED_BOARDS, |ix| ix.count().min(PLANNED_BOARDS));
     let sizes: Vec<u64> = (0..=max_seeds).map(entries).collect();
     (0..=max_seeds)
         .map(|k| {
@@ -468,7 +471,6 @@ fn remove_stale_temporaries(dir: &Path) {
 mod tests {
     use super::*;
     use crate::games::{Anywoli, Awari};
-    use crate::index::Indexer;
 
     /// What a rank announces: on several ranks, its share of a level built
     /// by unmoves (so less than one process), and the whole level's bounds
@@ -490,5 +492,8 @@ mod tests {
         let ranks = peak_bytes_on::<Anywoli>(12, 8, Method::Auto, mem, 3);
         assert!(ranks >= sweep, "{ranks} {sweep}");
         assert!(peak_bytes_within::<Anywoli>(12, 8, Method::Auto, mem) > ranks);
+        // Levels past 2^64 boards: a peak beyond any memory, no overflow.
+        let absurd = peak_bytes_within::<Anywoli>(12, file::MAX_LEVEL_SEEDS, Method::Auto, mem);
+        assert!(absurd > PLANNED_BOARDS, "{absurd}");
     }
 }
