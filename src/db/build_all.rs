@@ -7,7 +7,7 @@ use super::build::Solved;
 use super::file::{self, LevelFile, LevelId};
 use super::lock::DirLock;
 use super::ranks::{Alone, Ranks};
-use super::{build, edges, propagate};
+use super::{build, edges, edges_on, propagate};
 use super::{Database, DbError, Level};
 use crate::games::Rules;
 use crate::index::Indexer;
@@ -183,10 +183,13 @@ fn plan<R: Rules>(method: Method, entries: u64, below: u64, memory_bytes: u64) -
     (way, way.working_bytes(entries) + fixed)
 }
 
-/// [`plan`] for one of `size` ranks: by unmoves where one process would
-/// propagate by unmoves, each rank then holding its share of the level;
-/// by sweeps otherwise (recorded edges are not split over ranks), each
-/// rank then holding the whole level's bounds.
+/// [`plan`] for one of `size` ranks, each holding its share of the level:
+/// by unmoves where one process would propagate by unmoves; over recorded
+/// edges distributed over the ranks ([`edges_on`]) where one process
+/// would record edges, with the budget of edges that the memory leaves a
+/// share (and, for [`Method::Auto`], by sweeps when that is below
+/// [`edges::MIN_EDGE_BYTES_PER_BOARD`] a board of the share); by sweeps
+/// otherwise, each rank then holding the whole level's bounds.
 fn plan_on<R: Rules>(
     method: Method,
     entries: u64,
@@ -198,12 +201,22 @@ fn plan_on<R: Rules>(
         return plan::<R>(method, entries, below, memory_bytes);
     }
     let fixed = below + PROGRAM_BYTES;
-    match plan::<R>(method, entries, below, memory_bytes).0 {
-        Way::Unmoves => (
-            Way::Unmoves,
-            Way::Unmoves.working_bytes(entries.div_ceil(size as u64)) + fixed,
-        ),
-        _ => (Way::Sweep, Way::Sweep.working_bytes(entries) + fixed),
+    let share = entries.div_ceil(size as u64);
+    let sweep = (Way::Sweep, Way::Sweep.working_bytes(entries) + fixed);
+    match method.way::<R>(share, u64::MAX) {
+        Way::Unmoves => (Way::Unmoves, Way::Unmoves.working_bytes(share) + fixed),
+        Way::Edges(_) if edges::fits(entries) => {
+            let budget = edges_on::edge_budget(share, memory_bytes.saturating_sub(fixed));
+            if method == Method::Auto && budget < edges::MIN_EDGE_BYTES_PER_BOARD * share {
+                sweep
+            } else {
+                (
+                    Way::Edges(budget),
+                    edges_on::working_bytes(share, budget) + fixed,
+                )
+            }
+        }
+        _ => sweep,
     }
 }
 
@@ -339,7 +352,18 @@ pub fn build_all_on<R: Rules>(
             match way {
                 Way::Sweep => build::build_level_on::<R>(n, k, &lower, progress, stop, ranks),
                 Way::Unmoves => propagate::build_level_on::<R>(n, k, &lower, progress, stop, ranks),
-                Way::Edges(budget) => edges::build_level::<R>(n, k, &lower, progress, stop, budget),
+                Way::Edges(budget) if size == 1 => {
+                    edges::build_level::<R>(n, k, &lower, progress, stop, budget)
+                }
+                Way::Edges(budget) => {
+                    // When the edges do not fit, the sweeps on ranks, if
+                    // the whole level's bounds fit what was announced.
+                    let sweeps_fit =
+                        Way::Sweep.working_bytes(entries) + below + PROGRAM_BYTES <= need;
+                    edges_on::build_level_on::<R>(
+                        n, k, &lower, progress, stop, budget, sweeps_fit, ranks,
+                    )
+                }
             }
         };
         let Some(gains) = gains else {

@@ -226,7 +226,7 @@ pub const MAX_BOARDS: u64 = (1 << 31) - 1;
 
 /// Bytes of the block offsets of the slots (one `u32` per block, and one
 /// more per shard: 64 KiB cover 16,384 shards).
-fn index_bytes(entries: u64) -> u64 {
+pub(super) fn index_bytes(entries: u64) -> u64 {
     4 * (entries / BLOCK) + (64 << 10)
 }
 
@@ -234,7 +234,7 @@ fn index_bytes(entries: u64) -> u64 {
 /// KiB), as [`super::propagate`] gives them (the news of a round are a
 /// sixteenth of the boards, so the rounds are few, each a pass over the
 /// shards), and little beside the edges.
-fn news_bytes(entries: u64) -> u64 {
+pub(super) fn news_bytes(entries: u64) -> u64 {
     (entries / 2).max(64 << 10)
 }
 
@@ -281,7 +281,7 @@ fn exact(w: u16, k: i8) -> bool {
 /// edges this moves to the overflowed ones: all `cap` of them when the
 /// bound reaches `cap`, one when it was there already, none below.
 #[inline]
-fn bump(bound: &AtomicU8, cap: u8) -> u64 {
+pub(super) fn bump(bound: &AtomicU8, cap: u8) -> u64 {
     match bound.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
         (b < cap).then_some(b + 1)
     }) {
@@ -292,7 +292,7 @@ fn bump(bound: &AtomicU8, cap: u8) -> u64 {
 }
 
 /// One shard's slots, with the offsets of their blocks.
-struct ShardSlots {
+pub(super) struct ShardSlots {
     /// The first rank of the shard.
     start: u64,
     /// `edge + 1` ([`edge`]), or 0 for a slot left empty; each child's
@@ -309,7 +309,7 @@ struct ShardSlots {
 /// one another. Only when an edge is placed does its slot change; the
 /// order in which edges reach their slots is free (see the module docs).
 #[derive(Default)]
-struct Batch {
+pub(super) struct Batch {
     /// `(child, edge)`, in the order found.
     found: Vec<(u64, u64)>,
     /// `(child's shard, first slot, slots)` of each edge found, in the same
@@ -326,20 +326,20 @@ impl Batch {
     /// Keeps the edge `edge` into the child of rank `c`, its bound and
     /// block offset prefetched.
     #[inline]
-    fn push(&mut self, graph: &Recorded<'_>, c: u64, edge: u64) {
+    pub(super) fn push(&mut self, graph: &Recorded<'_>, c: u64, edge: u64) {
         prefetch(&graph.bounds[c as usize]);
         let s = &graph.shards[(c / graph.shard_len) as usize];
         prefetch(&s.blocks[((c - s.start) / BLOCK) as usize]);
         self.found.push((c, edge));
     }
 
-    fn is_full(&self) -> bool {
+    pub(super) fn is_full(&self) -> bool {
         self.found.len() >= Self::CAPACITY
     }
 
     /// Places every edge kept, each in a free slot of its child, or in
     /// `overflowed` when its child overflowed; empties the batch.
-    fn place(&mut self, graph: &Recorded<'_>, overflowed: &mut Vec<u64>) {
+    pub(super) fn place(&mut self, graph: &Recorded<'_>, overflowed: &mut Vec<u64>) {
         self.places.clear();
         for &(c, _) in &self.found {
             let place = graph.place(c);
@@ -369,14 +369,14 @@ impl Batch {
 
 /// The recorded graph: every child's parents, in its shard's slots or
 /// among the overflowed edges.
-struct Recorded<'a> {
-    shard_len: u64,
-    cap: u8,
+pub(super) struct Recorded<'a> {
+    pub(super) shard_len: u64,
+    pub(super) cap: u8,
     /// Every board's bound on its recorded parents ([`CAP`]: overflowed).
-    bounds: &'a [AtomicU8],
-    shards: Vec<ShardSlots>,
+    pub(super) bounds: &'a [AtomicU8],
+    pub(super) shards: Vec<ShardSlots>,
     /// `child << 32 | edge` of the overflowed children, sorted.
-    overflow: Vec<u64>,
+    pub(super) overflow: Vec<u64>,
 }
 
 impl Recorded<'_> {
@@ -531,10 +531,6 @@ struct Context<'a> {
 }
 
 impl Context<'_> {
-    fn shards(&self) -> usize {
-        self.ix.count().div_ceil(self.shard_len) as usize
-    }
-
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
@@ -697,39 +693,6 @@ impl Context<'_> {
         });
     }
 
-    /// Each shard's slots, empty, and the offsets of their blocks, from the
-    /// bounds; `None` when the memory cannot be had.
-    fn layout(&self) -> Option<Vec<ShardSlots>> {
-        let count_all = self.ix.count();
-        let (shard_len, cap) = (self.shard_len, self.cap);
-        (0..self.shards())
-            .into_par_iter()
-            .map(|i| {
-                let start = i as u64 * shard_len;
-                let end = (start + shard_len).min(count_all);
-                let mut blocks = Vec::with_capacity((end - start).div_ceil(BLOCK) as usize + 1);
-                let mut at = 0u64;
-                for (j, b) in self.bounds[start as usize..end as usize].iter().enumerate() {
-                    if (j as u64).is_multiple_of(BLOCK) {
-                        blocks.push(u32::try_from(at).ok()?);
-                    }
-                    let b = b.load(Ordering::Relaxed);
-                    if b < cap {
-                        at += u64::from(b);
-                    }
-                }
-                blocks.push(u32::try_from(at).ok()?);
-                let slots = Atomics::zeroed(usize::try_from(at).ok()?).ok()?;
-                slots.use_huge_pages();
-                Some(ShardSlots {
-                    start,
-                    slots,
-                    blocks,
-                })
-            })
-            .collect()
-    }
-
     /// Step 3: the open boards' moves once more, folding their exact quiet
     /// children and recording the edges to the open ones, each in a slot of
     /// its child (or among the overflowed edges, within the bound
@@ -745,7 +708,7 @@ impl Context<'_> {
             shard_len: self.shard_len,
             cap,
             bounds: self.bounds,
-            shards: self.layout()?,
+            shards: layout(self.bounds, self.shard_len, cap)?,
             overflow: Vec::new(),
         };
         let mut spill = Vec::new();
@@ -825,6 +788,41 @@ impl Context<'_> {
         recorded.overflow = spill;
         Some(recorded)
     }
+}
+
+/// Each shard's slots, empty, and the offsets of their blocks, from the
+/// `bounds` of the boards they are for (shards of `shard_len` of them, from
+/// the first; the children of a rank's share on several ranks, whose
+/// shards begin at a multiple of `shard_len`), [`CAP`] being `cap`; `None`
+/// when the memory cannot be had.
+pub(super) fn layout(bounds: &[AtomicU8], shard_len: u64, cap: u8) -> Option<Vec<ShardSlots>> {
+    let count_all = bounds.len() as u64;
+    (0..count_all.div_ceil(shard_len) as usize)
+        .into_par_iter()
+        .map(|i| {
+            let start = i as u64 * shard_len;
+            let end = (start + shard_len).min(count_all);
+            let mut blocks = Vec::with_capacity((end - start).div_ceil(BLOCK) as usize + 1);
+            let mut at = 0u64;
+            for (j, b) in bounds[start as usize..end as usize].iter().enumerate() {
+                if (j as u64).is_multiple_of(BLOCK) {
+                    blocks.push(u32::try_from(at).ok()?);
+                }
+                let b = b.load(Ordering::Relaxed);
+                if b < cap {
+                    at += u64::from(b);
+                }
+            }
+            blocks.push(u32::try_from(at).ok()?);
+            let slots = Atomics::zeroed(usize::try_from(at).ok()?).ok()?;
+            slots.use_huge_pages();
+            Some(ShardSlots {
+                start,
+                slots,
+                blocks,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
