@@ -497,9 +497,10 @@ mod tests {
     use crate::games::{Anywoli, Awari};
 
     /// What a rank announces: on several ranks, its share of a level built
-    /// by unmoves (so less than one process), and the whole level's bounds
-    /// of a level built by sweeps (recorded edges are not split over
-    /// ranks); on one rank, the plan of one process.
+    /// by unmoves (so less than one process), and its share of a level
+    /// built over recorded edges (its boards' words and bounds, the edges
+    /// into them and buffers: [`edges_on::working_bytes`]), the fewer
+    /// bytes the more ranks; on one rank, the plan of one process.
     #[test]
     fn each_rank_announces_its_own_peak() {
         let (max, mem) = (20, u64::MAX);
@@ -508,14 +509,25 @@ mod tests {
         let two = peak_bytes_on::<Awari>(6, max, Method::Auto, mem, 2);
         let four = peak_bytes_on::<Awari>(6, max, Method::Auto, mem, 4);
         assert!(four < two && two < alone, "{four} {two} {alone}");
-        let sizes: Vec<u64> = (0..=8)
+        let sizes: Vec<u64> = (0..=9)
             .map(|k| Indexer::new(24, k).unwrap().count())
             .collect();
-        let sweep =
-            Way::Sweep.working_bytes(sizes[8]) + read_below::<Anywoli>(&sizes, 8) + PROGRAM_BYTES;
-        let ranks = peak_bytes_on::<Anywoli>(12, 8, Method::Auto, mem, 3);
-        assert!(ranks >= sweep, "{ranks} {sweep}");
-        assert!(peak_bytes_within::<Anywoli>(12, 8, Method::Auto, mem) > ranks);
+        let below = read_below::<Anywoli>(&sizes, 9) + PROGRAM_BYTES;
+        let share = sizes[9].div_ceil(3);
+        let budget = edges::MAX_EDGE_BYTES_PER_BOARD * share;
+        let want = edges_on::working_bytes(share, budget) + below;
+        assert_eq!(
+            plan_on::<Anywoli>(Method::Auto, sizes[9], below - PROGRAM_BYTES, mem, 3),
+            (Way::Edges(budget), want)
+        );
+        let three = peak_bytes_on::<Anywoli>(12, 9, Method::Auto, mem, 3);
+        assert_eq!(three, want);
+        let alone = peak_bytes_within::<Anywoli>(12, 9, Method::Auto, mem);
+        let six = peak_bytes_on::<Anywoli>(12, 9, Method::Auto, mem, 6);
+        assert!(six < three && three < alone, "{six} {three} {alone}");
+        // The words, bounds and edges of a share, 19 bytes a board of it,
+        // the block offsets and the buffers: some 20.3.
+        assert!(want - below < 21 * share, "{} {share}", want - below);
         // Levels past 2^64 boards: a peak beyond any memory, no overflow.
         let absurd = peak_bytes_within::<Anywoli>(12, file::MAX_LEVEL_SEEDS, Method::Auto, mem);
         assert!(absurd > PLANNED_BOARDS, "{absurd}");

@@ -583,3 +583,110 @@ impl Share<'_> {
         Some(graph)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::threads::Board;
+    use super::*;
+    use crate::games::{Akon, Anywoli, Dakon, DjenonAbe};
+
+    /// The first levels of small boards of the relay games, built on 1 to
+    /// 3 ranks (threads: [`super::super::threads`]) with many shards,
+    /// rounds of a few boards, stacks and news budgets down to 1, caps of 1
+    /// and 2 (most children overflowed) as well as [`CAP`], and a budget
+    /// of 0 (the sweeps on ranks then build the level), equal the sweep
+    /// build's in one process, share by share; with a budget of 0 and the
+    /// sweeps not allowed, every rank gives up.
+    fn same_as_sweeps<R: Rules>(n: usize, top: usize) {
+        let progress = Progress::default();
+        let stop = AtomicBool::new(false);
+        let mut indexes = Vec::new();
+        let mut values: Vec<Vec<u8>> = Vec::new();
+        let mut gave_up = 0;
+        for k in 0..=top {
+            indexes.push(Indexer::new(2 * n, k).unwrap());
+            let count = indexes[k].count();
+            let lower: Vec<Level<'_>> = (0..k)
+                .map(|j| Level {
+                    index: &indexes[j],
+                    bytes: &values[j],
+                })
+                .collect();
+            let want = build::build_level::<R>(n, k, &lower, &progress, &stop)
+                .unwrap()
+                .gains();
+            for size in 1..=3 {
+                for (shards, stack_cap, messages, round, cap, budget, sweeps_fit) in [
+                    (1, 1 << 16, 1 << 16, 1 << 16, CAP, u64::MAX, true),
+                    (3, 1, 1, 1, 1, u64::MAX, false),
+                    (2, 2, 3, 5, 2, u64::MAX, false),
+                    (4, 4, 4, 7, CAP, 0, true),
+                ] {
+                    let plan = Plan {
+                        limits: Limits {
+                            shards,
+                            stack_cap,
+                            messages,
+                        },
+                        budget_bytes: budget,
+                        cap,
+                        round,
+                        sweeps_fit,
+                    };
+                    let shares = Board::run(size, |rank| {
+                        let p = Progress::default();
+                        let solved = build_with::<R>(n, k, &lower, &p, &stop, plan, rank)?;
+                        let gains = solved.gains();
+                        let part = solved.part();
+                        // The sweeps hold the whole level, the edges a share.
+                        let at = if gains.len() as u64 == count {
+                            0
+                        } else {
+                            part.start
+                        };
+                        let (from, to) = ((part.start - at) as usize, (part.end - at) as usize);
+                        Some((part, gains[from..to].to_vec()))
+                    });
+                    let mut got = Vec::new();
+                    for share in shares {
+                        let (part, gains) = share.expect("built");
+                        assert_eq!(part.start, got.len() as u64);
+                        got.extend(gains);
+                    }
+                    assert_eq!(got, want, "{} level {k}, {size} ranks, {plan:?}", R::NAME);
+                }
+            }
+            if k > 0 {
+                let plan = Plan {
+                    limits: Limits::with_buffer(1 << 10),
+                    budget_bytes: 0,
+                    cap: CAP,
+                    round: 3,
+                    sweeps_fit: false,
+                };
+                let none = Board::run(2, |rank| {
+                    let p = Progress::default();
+                    build_with::<R>(n, k, &lower, &p, &stop, plan, rank).is_none()
+                });
+                // Every rank gives up, or none (every board exact at once).
+                assert!(none[0] == none[1], "{} level {k}", R::NAME);
+                gave_up += usize::from(none[0]);
+            }
+            values.push(want.iter().map(|&v| v as u8).collect());
+        }
+        assert!(gave_up > 0, "{}: no level had edges", R::NAME);
+    }
+
+    #[test]
+    fn small_levels_on_ranks_equal_the_sweep_build() {
+        let top = if cfg!(miri) { 3 } else { 9 };
+        same_as_sweeps::<Anywoli>(2, top);
+        same_as_sweeps::<Dakon>(2, top);
+        same_as_sweeps::<DjenonAbe>(2, top);
+        same_as_sweeps::<Akon>(2, top);
+        if !cfg!(miri) {
+            same_as_sweeps::<Anywoli>(3, 6);
+            same_as_sweeps::<Dakon>(3, 6);
+        }
+    }
+}

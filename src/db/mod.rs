@@ -31,6 +31,8 @@ pub mod probe;
 pub mod propagate;
 pub mod ranks;
 pub mod stats;
+#[cfg(test)]
+mod threads;
 pub mod verify;
 
 use file::FileError;
