@@ -136,8 +136,10 @@
 //! The edges into a shard's boards are stored with that shard, so a
 //! shard finds its settled boards' parents in its own slots, and shards
 //! still share nothing but the batches of `(rank, news)` of
-//! [`super::propagate`]: placed in separate processes, each would record
-//! the edges of its own boards' parents as it receives them.
+//! [`super::propagate`]. On several ranks, [`super::edges_on`] places the
+//! shards in separate processes: each rank records the edges into its own
+//! boards as the owners of their parents send them (with no sweep first),
+//! and the thresholds exchange their news between the ranks.
 //!
 //! # Measured
 //!

@@ -12,7 +12,7 @@
 //! owns the child stores it, while the rank that owns the parent is the
 //! one that generates the move. Hence two forward passes over each rank's
 //! share, each in **rounds** in which every rank passes a fixed number of
-//! its boards ([`round_boards`]) and then sends the messages for the other
+//! its boards (`round_boards`) and then sends the messages for the other
 //! ranks in one all-to-all ([`Ranks::exchange`]):
 //!
 //! 1. **Counting.** Every board's moves: its exits give `e(b)` (from the
@@ -24,15 +24,15 @@
 //!    of the level can gain) or that has no quiet move is exact: its
 //!    quiet moves are neither counted nor recorded.
 //! 2. **The slots** of every rank's children are laid out from the bounds
-//!    ([`super::edges::layout`]), and it is checked, on every rank, that
+//!    (`edges::layout`), and it is checked, on every rank, that
 //!    they fit the budget of edges (else the level is built otherwise: see
 //!    below).
 //! 3. **Recording.** The moves of the boards with quiet moves once more:
-//!    each quiet move is an edge `(parent, same mover)` ([`edge`]), placed
+//!    each quiet move is an edge `(parent, same mover)` (`edge`), placed
 //!    in a free slot of its child when this rank owns it, else sent as
 //!    `child << 32 | edge` to the owner, which places it when it receives
 //!    it.
-//! 4. The thresholds of [`super::propagate::settle`] run over each rank's
+//! 4. The thresholds of `propagate::settle` run over each rank's
 //!    shards, the parents of a settled board read off its own slots; the
 //!    news for parents of other ranks goes through the same exchange, at
 //!    the end of each round, as for Awari.
@@ -40,7 +40,7 @@
 //! # What this relies on
 //!
 //! - **The bounds are exact.** Both passes skip the same boards (those
-//!   exact after the first pass: its word says so, [`count`] 0) and
+//!   exact after the first pass: its word says so, `count` 0) and
 //!   generate the same moves, so the edges recorded into a child are
 //!   exactly those counted for it: every edge finds a free slot (a
 //!   compare-and-swap from 0, as in [`super::edges`]), and none is left
@@ -66,7 +66,7 @@
 //! eight when the child overflowed), the block offsets of the slots, and
 //! buffers: the news of the thresholds (half a byte a board, counted twice
 //! as in [`super::propagate`]) or the messages of a round of the passes
-//! ([`round_bytes`], counted three times: the batches of the threads, the
+//! (`round_bytes`, counted three times: the batches of the threads, the
 //! batch for each rank, and the copy the exchange makes to send it; what it
 //! receives is at most as much). The edges take at most the budget
 //! announced ([`edge_budget`], [`working_bytes`]): when the counting finds

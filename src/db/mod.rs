@@ -41,7 +41,7 @@ use thiserror::Error;
 
 pub use build_all::{
     build_all, build_all_on, peak_bytes, peak_bytes_on, peak_bytes_within, BuildOptions, Method,
-    PROGRAM_BYTES,
+    MPI_BYTES, PROGRAM_BYTES,
 };
 pub use probe::{canonical_board, canonical_rank, Database, Level, Tablebase};
 pub use stats::histogram;

@@ -1,7 +1,8 @@
 //! The processes a build is split over ("ranks", as MPI calls them) and the
 //! few collective steps they take together: the narrow interface through
-//! which [`super::propagate`] and [`super::build`] exchange their news and
-//! bounds, and [`super::build_all_on`] gathers a level for its file.
+//! which [`super::propagate`], [`super::edges_on`] and [`super::build`]
+//! exchange their news, edges and bounds, and [`super::build_all_on`]
+//! gathers a level for its file.
 //!
 //! One process is [`Alone`]: every step is then trivial and the builds run
 //! exactly as they did before ranks existed. With the cargo feature `mpi`,
