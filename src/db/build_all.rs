@@ -414,6 +414,11 @@ pub fn build_all_on<R: Rules>(
                 progress.sweep.load(Relaxed),
                 per_board(&progress.generated)
             ),
+            Way::Edges(_) if size > 1 => format!(
+                "the edges did not fit their budget on some rank: {} sweeps, moves generated {:.2} times a board",
+                progress.sweep.load(Relaxed),
+                per_board(&progress.generated)
+            ),
             Way::Edges(_) => format!(
                 "{} sweeps (done before the edges fit), moves generated {:.2} times a board",
                 progress.sweep.load(Relaxed),
