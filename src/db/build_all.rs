@@ -55,7 +55,7 @@ pub enum Method {
 
 /// The way one level is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Way {
+pub(super) enum Way {
     /// [`build`].
     Sweep,
     /// [`propagate`].
@@ -65,6 +65,23 @@ enum Way {
 }
 
 impl Way {
+    /// Builds level `k` in this process this way, from `lower` (levels
+    /// `0..k`); `None` when stopped or when its memory cannot be had.
+    pub(super) fn build<R: Rules>(
+        self,
+        n: usize,
+        k: usize,
+        lower: &[Level<'_>],
+        progress: &build::Progress,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<Solved> {
+        match self {
+            Way::Sweep => build::build_level::<R>(n, k, lower, progress, stop),
+            Way::Unmoves => propagate::build_level::<R>(n, k, lower, progress, stop),
+            Way::Edges(budget) => edges::build_level::<R>(n, k, lower, progress, stop, budget),
+        }
+    }
+
     /// The working memory of a level of `entries` boards.
     fn working_bytes(self, entries: u64) -> u64 {
         match self {
@@ -186,7 +203,12 @@ fn read_below<R: Rules>(sizes: &[u64], k: usize) -> u64 {
 
 /// How a level of `entries` boards is built with the levels below it
 /// taking `below` bytes, within `memory_bytes`, and the bytes it needs.
-fn plan<R: Rules>(method: Method, entries: u64, below: u64, memory_bytes: u64) -> (Way, u64) {
+pub(super) fn plan<R: Rules>(
+    method: Method,
+    entries: u64,
+    below: u64,
+    memory_bytes: u64,
+) -> (Way, u64) {
     let fixed = below + PROGRAM_BYTES;
     let way = method.way::<R>(entries, memory_bytes.saturating_sub(fixed));
     (way, way.working_bytes(entries) + fixed)

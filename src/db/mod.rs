@@ -23,6 +23,7 @@ pub mod build;
 pub mod build_all;
 pub mod edges;
 pub mod edges_on;
+pub mod extend;
 pub mod file;
 pub mod lock;
 #[cfg(feature = "mpi")]

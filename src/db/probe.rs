@@ -28,6 +28,12 @@ pub trait Tablebase: Send + Sync + std::fmt::Debug {
     /// and row length), or `None` when its board has more than
     /// [`Tablebase::max_seeds`] seeds.
     fn gain(&self, pos: &Position) -> Option<i32>;
+    /// Asks the processor to start loading the byte that
+    /// [`Tablebase::gain`] will read for `pos`, so that the probes of a
+    /// node's children overlap their memory latencies. Only a hint: it
+    /// does nothing for a board the databases do not cover (and nothing
+    /// at all unless the implementation provides it).
+    fn prefetch(&self, _pos: &Position) {}
 }
 
 impl Tablebase for Database {
@@ -43,6 +49,12 @@ impl Tablebase for Database {
     #[inline]
     fn gain(&self, pos: &Position) -> Option<i32> {
         Database::gain(self, pos)
+    }
+    #[inline]
+    fn prefetch(&self, pos: &Position) {
+        if let Some(l) = self.level(pos.board_seeds()) {
+            crate::mem::prefetch(&l.bytes[l.index_of(pos)]);
+        }
     }
 }
 

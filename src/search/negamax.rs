@@ -341,9 +341,14 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut keys = [None; crate::games::MAX_MOVES];
         if etc {
             for (i, (_, child)) in moves.iter().enumerate() {
-                keys[i] = PackedBoard::new(child);
-                if let Some(k) = keys[i] {
-                    self.table.prefetch(k);
+                match self.db {
+                    Some((db, max)) if child.board_seeds() <= max => db.prefetch(child),
+                    _ => {
+                        keys[i] = PackedBoard::new(child);
+                        if let Some(k) = keys[i] {
+                            self.table.prefetch(k);
+                        }
+                    }
                 }
             }
         }

@@ -5,6 +5,7 @@ pub mod analyse;
 pub mod apply;
 pub mod completions;
 pub mod db;
+pub mod extend;
 pub mod json;
 pub mod moves;
 pub mod openings;
@@ -16,10 +17,12 @@ pub mod show;
 pub mod solve;
 
 use clap::{Args, Parser, Subcommand};
+use mancala::db::Tablebase;
 use mancala::search::{Options, Solver};
 use mancala::wide::{WideDakon, WidePosition};
 use mancala::{MoveError, NotationError, Position, Variant, VariantError};
 use std::io::Write;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Exact solvers, endgame databases and analysis tools for mancala games.
@@ -156,6 +159,14 @@ pub struct SearchArgs {
     /// instead of searching the boards they cover.
     #[arg(long, value_name = "DIR")]
     pub db: Option<std::path::PathBuf>,
+    /// Games whose positions can repeat: when the position has more seeds
+    /// than the databases hold (or there are none) and a search has not
+    /// finished within an eighth of the estimated time of building the
+    /// missing levels, build them in memory, within MB at the peak (and
+    /// within --tt-mb; the table then shrinks by what they keep), and probe
+    /// them. 0: never.
+    #[arg(long, value_name = "MB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(0..=1_048_576))]
+    pub extend_mb: u64,
     /// No progress display on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -196,9 +207,34 @@ impl SearchArgs {
     /// A solver for searches from `pos`: the table is no larger than the
     /// boards the position can reach could fill.
     pub fn solver(&self, variant: &Variant, pos: &Position) -> Result<Solver, CliError> {
+        let db = self.database(variant, pos)?;
+        self.solver_with(pos, db.map(|d| d as Arc<dyn Tablebase>), 0)
+    }
+
+    /// The databases of `--db` for `pos`, opened and checked.
+    pub fn database(
+        &self,
+        variant: &Variant,
+        pos: &Position,
+    ) -> Result<Option<Arc<mancala::db::Database>>, CliError> {
+        let Some(dir) = &self.db else { return Ok(None) };
+        let db = mancala::db::Database::open(dir, variant.game().name(), pos.n(), true)?;
+        Ok(Some(Arc::new(db)))
+    }
+
+    /// A solver for searches from `pos` probing `db`, with a table of
+    /// `--tt-mb` less `less_bytes` (at least 1 MiB), no larger than the
+    /// boards the position can reach could fill.
+    pub fn solver_with(
+        &self,
+        pos: &Position,
+        db: Option<Arc<dyn Tablebase>>,
+        less_bytes: u64,
+    ) -> Result<Solver, CliError> {
         let boards = mancala::index::boards_up_to(2 * pos.n(), pos.board_seeds()).saturating_mul(2);
         let useful = boards.saturating_mul(2 * mancala::search::tt::ENTRY_BYTES as u128);
-        let bytes = (u128::from(self.tt_mb) << 20).min(useful).max(1 << 16);
+        let allowed = (self.tt_mb << 20).saturating_sub(less_bytes).max(1 << 20);
+        let bytes = u128::from(allowed).min(useful).max(1 << 16);
         let mut options = Options {
             tt_bytes: bytes as usize,
             region_limit: self.region_limit,
@@ -209,13 +245,25 @@ impl SearchArgs {
             options.threads = usize::from(t);
         }
         let solver = Solver::new(options);
-        Ok(match &self.db {
+        Ok(match db {
             None => solver,
-            Some(dir) => {
-                let db = mancala::db::Database::open(dir, variant.game().name(), pos.n(), true)?;
-                solver.with_database(std::sync::Arc::new(db))
-            }
+            Some(db) => solver.with_database(db),
         })
+    }
+
+    /// Whether the user asked the work begun at `begun` to stop: Ctrl-C, or
+    /// `--stop-after` seconds past.
+    pub fn stop_requested(&self, begun: std::time::Instant) -> bool {
+        INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
+            || self
+                .stop_after
+                .is_some_and(|s| begun.elapsed().as_secs_f64() >= s)
+    }
+
+    /// Whether progress is shown (stderr a terminal, not `--quiet`).
+    pub fn shows_progress(&self) -> bool {
+        use std::io::IsTerminal;
+        !self.quiet && std::io::stderr().is_terminal()
     }
 
     /// Runs `work`, showing the solver's progress on stderr (nodes, rate,
@@ -227,10 +275,20 @@ impl SearchArgs {
         progress: std::sync::Arc<mancala::search::Progress>,
         work: impl FnOnce() -> T + Send,
     ) -> T {
-        use std::io::IsTerminal;
+        self.with_progress_within(progress, self.stop_after, work)
+    }
+
+    /// [`SearchArgs::with_progress`], stopping after `limit` seconds
+    /// instead of `--stop-after`.
+    pub fn with_progress_within<T: Send>(
+        &self,
+        progress: std::sync::Arc<mancala::search::Progress>,
+        limit: Option<f64>,
+        work: impl FnOnce() -> T + Send,
+    ) -> T {
         use std::sync::atomic::Ordering::Relaxed;
         catch_ctrl_c();
-        let show = !self.quiet && std::io::stderr().is_terminal();
+        let show = self.shows_progress();
         let done = std::sync::atomic::AtomicBool::new(false);
         let start = std::time::Instant::now();
         std::thread::scope(|scope| {
@@ -239,9 +297,7 @@ impl SearchArgs {
             }
             scope.spawn(|| {
                 while !done.load(Relaxed) {
-                    let late = self
-                        .stop_after
-                        .is_some_and(|s| start.elapsed().as_secs_f64() >= s);
+                    let late = limit.is_some_and(|s| start.elapsed().as_secs_f64() >= s);
                     if late || INTERRUPTED.load(Relaxed) {
                         progress.stop();
                         return;

@@ -31,12 +31,14 @@ pub struct Args {
 /// and both sides play perfectly afterwards. Nothing on a terminal position.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (variant, pos) = args.game.resolve()?;
-    let mut solver = args.search.solver(&variant, &pos)?;
     let start = std::time::Instant::now();
-    let values = args.search.with_progress(
-        solver.progress(),
-        || dispatch!(variant.game(), R => solver.analyse::<R>(&pos)),
+    let searched = super::extend::run(
+        &args.search,
+        &variant,
+        &pos,
+        |solver| dispatch!(variant.game(), R => solver.analyse::<R>(&pos)),
     )?;
+    let (values, mut solver) = (searched.value, searched.solver);
     let line = if args.line {
         Some(args.search.with_progress(
             solver.progress(),
@@ -57,6 +59,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "moves": moves,
             "nodes": solver.nodes(),
             "seconds": start.elapsed().as_secs_f64(),
+            "built_in_memory": super::extend::json(searched.built),
         });
         if let Some(l) = &line {
             doc["line"] = l.steps.iter().map(|(m, _)| m.to_string()).collect();

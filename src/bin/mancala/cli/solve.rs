@@ -13,7 +13,7 @@ pub struct Args {
     #[command(flatten)]
     search: SearchArgs,
     /// Print one JSON object: {"value", "best", "nodes", "interior_nodes",
-    /// "untabled_nodes", "seconds", ...}.
+    /// "untabled_nodes", "seconds", "built_in_memory", ...}.
     #[arg(long)]
     json: bool,
 }
@@ -21,12 +21,14 @@ pub struct Args {
 /// Prints `value V` and `best MOVE` (`-` on a terminal position).
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (variant, pos) = args.game.resolve()?;
-    let mut solver = args.search.solver(&variant, &pos)?;
     let t = Instant::now();
-    let s = args.search.with_progress(
-        solver.progress(),
-        || dispatch!(variant.game(), R => solver.solve::<R>(&pos)),
+    let searched = super::extend::run(
+        &args.search,
+        &variant,
+        &pos,
+        |solver| dispatch!(variant.game(), R => solver.solve::<R>(&pos)),
     )?;
+    let (s, solver) = (searched.value, searched.solver);
     let seconds = t.elapsed().as_secs_f64();
     let best = s.best.map_or("-".to_string(), |m| m.to_string());
     if args.json {
@@ -41,6 +43,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "untabled_nodes": s.untabled,
             "seconds": seconds,
             "threads": solver.threads(),
+            "built_in_memory": super::extend::json(searched.built),
         });
         out.write_all(super::json::line(&doc).as_bytes())?;
     } else {

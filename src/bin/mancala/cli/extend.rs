@@ -1,0 +1,210 @@
+//! The searches of `solve` and `analyse` above the databases: in the games
+//! whose positions can repeat, search for a while, then build the missing
+//! levels in memory and probe them (`mancala::db::extend`).
+
+use super::{CliError, SearchArgs};
+use mancala::db::extend::{self, Extended, Plan};
+use mancala::db::Tablebase;
+use mancala::search::{SolveError, Solver};
+use mancala::{dispatch, Position, Variant};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Levels a search built in memory.
+#[derive(Clone, Copy, Debug)]
+pub struct Built {
+    /// The first level built.
+    pub from: usize,
+    /// The last level built.
+    pub top: usize,
+    /// Boards built, in all.
+    pub boards: u64,
+    /// Seconds of the builds.
+    pub seconds: f64,
+}
+
+/// What [`run`] did: its result, the solver that gave it (with its
+/// table, for more searches of the same position), and the levels built.
+pub struct Searched<T> {
+    /// The search's result.
+    pub value: T,
+    /// The solver that gave it.
+    pub solver: Solver,
+    /// The levels built in memory, if any.
+    pub built: Option<Built>,
+}
+
+/// Runs `work` on a solver of `args` for `pos`. In a game whose positions
+/// can repeat, when `pos` has more seeds than the databases hold (or there
+/// are none) and the levels up to its seeds fit `--extend-mb` (and
+/// `--tt-mb`), `work` first runs for [`Plan::search_first`]; if it has not
+/// finished, the levels are built in memory and `work` runs again on a
+/// solver that probes them, with a table smaller by the bytes they keep.
+/// `--stop-after` and Ctrl-C stop either phase: a stop during the build
+/// reports the bounds of the first search.
+pub fn run<T: Send>(
+    args: &SearchArgs,
+    variant: &Variant,
+    pos: &Position,
+    work: impl Fn(&mut Solver) -> Result<T, SolveError> + Sync,
+) -> Result<Searched<T>, CliError> {
+    let begun = Instant::now();
+    let db = args.database(variant, pos)?;
+    let probe =
+        |db: &Option<Arc<mancala::db::Database>>| db.clone().map(|d| d as Arc<dyn Tablebase>);
+    let mut solver = args.solver_with(pos, probe(&db), 0)?;
+    let Some(plan) = plan(args, variant, pos, probe(&db).as_deref()) else {
+        let value = args.with_progress(solver.progress(), || work(&mut solver))?;
+        return Ok(Searched {
+            value,
+            solver,
+            built: None,
+        });
+    };
+    let first = plan.search_first(solver.threads());
+    let mut stopped = None;
+    if first > 0.0 {
+        let limit = args.stop_after.map_or(first, |s| s.min(first));
+        let result =
+            args.with_progress_within(solver.progress(), Some(limit), || work(&mut solver));
+        match result {
+            Ok(value) => {
+                return Ok(Searched {
+                    value,
+                    solver,
+                    built: None,
+                })
+            }
+            Err(e @ SolveError::Stopped { .. }) if !args.stop_requested(begun) => stopped = Some(e),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let threads = solver.threads();
+    drop(solver);
+    let started = Instant::now();
+    let ext = build(args, variant, db, &plan, threads, begun);
+    let ext = match ext {
+        Ok(ext) => ext,
+        Err(extend::ExtendError::Stopped { .. }) => {
+            return Err(stopped
+                .unwrap_or(SolveError::Stopped { bounds: None })
+                .into())
+        }
+        Err(e) => return Err(CliError::Db(e.to_string())),
+    };
+    let built = Built {
+        from: plan.from,
+        top: plan.top,
+        boards: plan.boards,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    if !args.quiet {
+        eprintln!(
+            "note: levels {} to {} built in memory ({} boards, {} MiB, {:.1} s)",
+            built.from,
+            built.top,
+            built.boards,
+            plan.kept_bytes.div_ceil(1 << 20),
+            built.seconds
+        );
+    }
+    let mut solver = args.solver_with(pos, Some(Arc::new(ext)), plan.kept_bytes)?;
+    let left = args
+        .stop_after
+        .map(|s| (s - begun.elapsed().as_secs_f64()).max(0.0));
+    let value = args.with_progress_within(solver.progress(), left, || work(&mut solver))?;
+    Ok(Searched {
+        value,
+        solver,
+        built: Some(built),
+    })
+}
+
+/// The levels to build for `pos`, when they are wanted and fit.
+fn plan(
+    args: &SearchArgs,
+    variant: &Variant,
+    pos: &Position,
+    db: Option<&dyn Tablebase>,
+) -> Option<Plan> {
+    let from = db.map_or(0, |d| d.max_seeds() + 1);
+    let top = pos.board_seeds();
+    let cyclic = dispatch!(variant.game(), R => <R as mancala::Rules>::CYCLIC);
+    if !cyclic || top < from || args.extend_mb == 0 {
+        return None;
+    }
+    let budget = args.extend_mb.min(args.tt_mb) << 20;
+    dispatch!(variant.game(), R => extend::plan::<R>(pos.n(), from, top, budget))
+}
+
+/// Builds `plan`'s levels above `db` on `threads` threads, with a progress
+/// bar, stopping on Ctrl-C or at `--stop-after` (counted from `begun`).
+fn build(
+    args: &SearchArgs,
+    variant: &Variant,
+    base: Option<Arc<mancala::db::Database>>,
+    plan: &Plan,
+    threads: usize,
+    begun: Instant,
+) -> Result<Extended, extend::ExtendError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|_| extend::ExtendError::NoMemory { k: plan.from })?;
+    let progress = mancala::db::build::Progress::default();
+    let stop = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    let show = args.shows_progress();
+    let budget = args.extend_mb.min(args.tt_mb) << 20;
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let bar = if show {
+                let bar = indicatif::ProgressBar::new(1);
+                bar.set_style(
+                    indicatif::ProgressStyle::with_template(
+                        "{elapsed_precise} [{bar:30}] {percent:>3}% {msg}",
+                    )
+                    .expect("valid template")
+                    .progress_chars("=> "),
+                );
+                bar
+            } else {
+                indicatif::ProgressBar::hidden()
+            };
+            while !done.load(Relaxed) {
+                if args.stop_requested(begun) {
+                    stop.store(true, Relaxed);
+                }
+                bar.set_length(progress.entries.load(Relaxed).max(1));
+                bar.set_position(progress.done.load(Relaxed));
+                bar.set_message(format!(
+                    "building level {} of {}..={} in memory",
+                    progress.level.load(Relaxed),
+                    plan.from,
+                    plan.top
+                ));
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            bar.finish_and_clear();
+        });
+        let r = pool.install(|| {
+            dispatch!(variant.game(), R => Extended::build::<R>(variant.n(), base, plan, budget, &progress, &stop))
+        });
+        done.store(true, Relaxed);
+        r
+    })
+}
+
+/// The JSON of the levels built in memory: `{"from", "top", "boards",
+/// "seconds"}`, or `null` when none were.
+pub fn json(built: Option<Built>) -> serde_json::Value {
+    built.map_or(serde_json::Value::Null, |b| {
+        serde_json::json!({
+            "from": b.from,
+            "top": b.top,
+            "boards": b.boards,
+            "seconds": b.seconds,
+        })
+    })
+}

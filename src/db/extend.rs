@@ -1,0 +1,349 @@
+//! Levels built in memory above a database, for one solve.
+//!
+//! A position a few seeds above the databases of a game whose positions
+//! can repeat may be beyond the search (`search::cycles`: one null-window
+//! test costs about the capture-free component it crosses, which in Awari
+//! is most of every level crossed), yet the levels between the databases
+//! and the position may be small enough to build in a few seconds: Awari's
+//! levels 13 to 18 are 84 M boards, 84 MB once built, about 22 s on two
+//! threads by propagation. [`Extended`] is a [`Tablebase`] made of a
+//! database on disk (levels `0..from`, or none) and of the levels
+//! `from..=top` built in memory by the same builders as `db build`
+//! ([`mod@super::build_all`]'s choice of method), never written to disk.
+//!
+//! **Memory.** A level built in memory keeps one byte a board; while level
+//! `k` is built, its working memory (as `db build` plans it) and the copy
+//! of its gains come on top of the levels below it. [`plan`] counts the
+//! peak of all that, which the caller checks against its budget before
+//! anything is allocated; the levels of the database on disk are mapped
+//! files, not counted (as in `db build`'s announcement they are
+//! the page cache's).
+//!
+//! **Exactness.** Each level is computed exactly as `db build` computes
+//! it, from exact lower levels, so its bytes are those of the level file
+//! (the tests compare them).
+
+use super::build::Progress;
+use super::build_all::{plan as plan_level, Method, Way};
+use super::probe::{canonical_rank, Database, Level, Tablebase};
+use crate::games::Rules;
+use crate::index::Indexer;
+use crate::position::Position;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Boards a thread builds a second, by each method, as measured on the
+/// development machine (2 cores): Awari's levels 16 to 20 by propagation
+/// over unmoves (1.7 to 1.9 M boards/s a thread), Anywoli's level 9 over
+/// recorded edges (1.2 M), and sweeps (Akon and Djenon-abe, about 18
+/// sweeps of 2.3 move generations a board: about a fifth of propagation's
+/// rate, rounded down). Only for [`Plan::seconds`], an estimate.
+fn boards_per_second(way: Way) -> f64 {
+    match way {
+        Way::Unmoves => 1.7e6,
+        Way::Edges(_) => 1.2e6,
+        Way::Sweep => 0.3e6,
+    }
+}
+
+/// What building the levels `from..=top` in memory costs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The first level to build (the levels below it are the database's).
+    pub from: usize,
+    /// The last level to build.
+    pub top: usize,
+    /// Boards of the levels to build, in all.
+    pub boards: u64,
+    /// Bytes at the peak of the builds (see the module docs).
+    pub peak_bytes: u64,
+    /// Bytes the built levels keep while they are probed.
+    pub kept_bytes: u64,
+    /// Single-thread seconds of the builds, estimated from measured rates.
+    thread_seconds: f64,
+}
+
+/// The share of a plan's estimated seconds a solver should search before
+/// it builds the levels (see [`Plan::search_first`]).
+pub const SEARCH_FIRST_SHARE: f64 = 0.125;
+
+/// Plans estimated at most this many seconds are built at once.
+pub const BUILD_AT_ONCE_SECONDS: f64 = 1.0;
+
+impl Plan {
+    /// Estimated seconds of the builds on `threads` threads.
+    pub fn seconds(&self, threads: usize) -> f64 {
+        self.thread_seconds / threads.max(1) as f64
+    }
+
+    /// How long to search before building the levels, when a search might
+    /// answer without them: [`SEARCH_FIRST_SHARE`] of the estimated
+    /// [`Plan::seconds`], none when that is at most
+    /// [`BUILD_AT_ONCE_SECONDS`]. Many positions above the databases are
+    /// decided by a short forced line that the search finds in well under
+    /// a second (Djenon-abe and Dakon, whose levels are large, almost
+    /// always: `data/cycles.md`), others only through most of the levels
+    /// between (Awari). Searching first for an eighth of the build's time
+    /// costs the second kind at most an eighth more than building at once,
+    /// and spares the first kind the build.
+    pub fn search_first(&self, threads: usize) -> f64 {
+        let build = self.seconds(threads);
+        if build <= BUILD_AT_ONCE_SECONDS {
+            0.0
+        } else {
+            build * SEARCH_FIRST_SHARE
+        }
+    }
+}
+
+/// The plan of the levels of `R` with `n` pits a row from `from` (the
+/// first level the database does not hold; 0 without one) to `top`, the
+/// way `db build` would build each within `memory_bytes`; `None` when a
+/// level has more boards than a machine can count, or the peak exceeds
+/// `memory_bytes`.
+pub fn plan<R: Rules>(n: usize, from: usize, top: usize, memory_bytes: u64) -> Option<Plan> {
+    let mut plan = Plan {
+        from,
+        top,
+        boards: 0,
+        peak_bytes: 0,
+        kept_bytes: 0,
+        thread_seconds: 0.0,
+    };
+    for k in from..=top {
+        let entries = Indexer::new(2 * n, k).ok()?.count();
+        // Working memory, the copy of the gains, and the levels kept so far.
+        let room = memory_bytes.checked_sub(entries + plan.kept_bytes)?;
+        let (way, need) = plan_level::<R>(Method::Auto, entries, 0, room);
+        let need = need.checked_add(entries + plan.kept_bytes)?;
+        if need > memory_bytes {
+            return None;
+        }
+        plan.peak_bytes = plan.peak_bytes.max(need);
+        plan.kept_bytes += entries;
+        plan.boards += entries;
+        plan.thread_seconds += entries as f64 / boards_per_second(way);
+    }
+    Some(plan)
+}
+
+/// Why levels could not be built in memory.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ExtendError {
+    /// Stopped on request before the last level was built.
+    #[error("stopped while building level {k} in memory")]
+    Stopped {
+        /// The level being built.
+        k: usize,
+    },
+    /// The system refused a level's memory, or the plan does not fit.
+    #[error("no memory for level {k} built in memory")]
+    NoMemory {
+        /// The level.
+        k: usize,
+    },
+}
+
+/// A database on disk (or none) and levels built above it in memory: every
+/// board of at most [`Tablebase::max_seeds`] seeds (see the module docs).
+#[derive(Debug)]
+pub struct Extended {
+    game: &'static str,
+    n: usize,
+    base: Option<Arc<Database>>,
+    /// The first level held here.
+    from: usize,
+    /// Levels `from..`, one byte a board (two's complement gain) by rank.
+    levels: Vec<(Indexer, Vec<u8>)>,
+}
+
+impl Extended {
+    /// Builds levels `plan.from..=plan.top` of `R` with `n` pits a row in
+    /// memory, above `base` (which must hold levels `0..plan.from` exactly,
+    /// of this game and row length; `None` when `plan.from` is 0), by the
+    /// methods of `db build` within `memory_bytes` (as [`plan`] was given),
+    /// on the threads of the current rayon pool. `progress` is live while
+    /// it runs; `stop` stops it.
+    pub fn build<R: Rules>(
+        n: usize,
+        base: Option<Arc<Database>>,
+        plan: &Plan,
+        memory_bytes: u64,
+        progress: &Progress,
+        stop: &AtomicBool,
+    ) -> Result<Extended, ExtendError> {
+        use std::sync::atomic::Ordering::Relaxed;
+        assert_eq!(
+            base.as_ref().map_or(0, |db| db.max_seeds() + 1),
+            plan.from,
+            "the database ends where the levels built in memory start"
+        );
+        let mut ext = Extended {
+            game: R::NAME,
+            n,
+            base,
+            from: plan.from,
+            levels: Vec::with_capacity(plan.top + 1 - plan.from),
+        };
+        for k in plan.from..=plan.top {
+            let ix = Indexer::new(2 * n, k).map_err(|_| ExtendError::NoMemory { k })?;
+            let entries = ix.count();
+            let kept: u64 = ext.levels.iter().map(|(_, b)| b.len() as u64).sum();
+            let room = memory_bytes
+                .checked_sub(entries + kept)
+                .ok_or(ExtendError::NoMemory { k })?;
+            let (way, _) = plan_level::<R>(Method::Auto, entries, 0, room);
+            progress.level.store(k as u64, Relaxed);
+            progress.entries.store(entries, Relaxed);
+            for x in [&progress.sweep, &progress.done, &progress.generated] {
+                x.store(0, Relaxed);
+            }
+            let solved = {
+                let lower: Vec<Level<'_>> = (0..k).map(|j| ext.level(j)).collect();
+                way.build::<R>(n, k, &lower, progress, stop)
+            };
+            let Some(solved) = solved else {
+                return Err(if stop.load(Relaxed) {
+                    ExtendError::Stopped { k }
+                } else {
+                    ExtendError::NoMemory { k }
+                });
+            };
+            let mut bytes = vec![0u8; solved.len()];
+            solved.fill(0, &mut bytes);
+            drop(solved);
+            ext.levels.push((ix, bytes));
+        }
+        Ok(ext)
+    }
+
+    /// Level `k`, from the database below [`Extended::from`], from memory
+    /// above.
+    fn level(&self, k: usize) -> Level<'_> {
+        if k < self.from {
+            self.base
+                .as_ref()
+                .and_then(|db| db.level(k))
+                .expect("the database holds the levels below `from`")
+        } else {
+            let (index, bytes) = &self.levels[k - self.from];
+            Level { index, bytes }
+        }
+    }
+
+    /// The first level built in memory.
+    pub fn from(&self) -> usize {
+        self.from
+    }
+}
+
+impl Tablebase for Extended {
+    fn game(&self) -> &'static str {
+        self.game
+    }
+    fn n(&self) -> usize {
+        self.n
+    }
+    fn max_seeds(&self) -> usize {
+        self.from + self.levels.len() - 1
+    }
+    #[inline]
+    fn gain(&self, pos: &Position) -> Option<i32> {
+        let k = pos.board_seeds();
+        if k < self.from {
+            return self.base.as_ref()?.gain(pos);
+        }
+        let (ix, bytes) = self.levels.get(k - self.from)?;
+        Some(i32::from(bytes[canonical_rank(ix, pos) as usize] as i8))
+    }
+    #[inline]
+    fn prefetch(&self, pos: &Position) {
+        let k = pos.board_seeds();
+        if k < self.from {
+            if let Some(db) = &self.base {
+                Tablebase::prefetch(db.as_ref(), pos);
+            }
+        } else if let Some((ix, bytes)) = self.levels.get(k - self.from) {
+            crate::mem::prefetch(&bytes[canonical_rank(ix, pos) as usize]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::build_all::{build_all, BuildOptions};
+    use crate::games::{Awari, Dakon};
+
+    /// Builds `R`'s database to `top` on disk, and the levels above `base`
+    /// (from 0 without it) in memory over the database's levels `0..=base`:
+    /// every byte agrees.
+    fn agrees<R: Rules>(n: usize, base: Option<usize>, top: usize) {
+        let dir = std::env::temp_dir().join(format!(
+            "mancala-extend-{}-{}-{:?}-{}",
+            R::NAME,
+            n,
+            base,
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let options = BuildOptions {
+            dir: dir.clone(),
+            memory_bytes: 1 << 30,
+            method: Method::Auto,
+        };
+        let quiet = |_: String| {};
+        let stop = AtomicBool::new(false);
+        let full = build_all::<R>(n, top, &options, &Progress::default(), &quiet, &stop).unwrap();
+        let low = base.map(|base| {
+            let options = BuildOptions {
+                dir: dir.join("low"),
+                ..options.clone()
+            };
+            let db = build_all::<R>(n, base, &options, &Progress::default(), &quiet, &stop);
+            Arc::new(db.unwrap())
+        });
+        let from = base.map_or(0, |b| b + 1);
+        let plan = super::plan::<R>(n, from, top, 1 << 30).unwrap();
+        assert_eq!(plan.kept_bytes, plan.boards);
+        let progress = Progress::default();
+        let ext = Extended::build::<R>(n, low, &plan, 1 << 30, &progress, &stop).unwrap();
+        assert_eq!((ext.from(), ext.max_seeds()), (from, top));
+        for k in 0..=top {
+            assert_eq!(
+                ext.level(k).bytes,
+                full.level(k).unwrap().bytes,
+                "{} level {k}",
+                R::NAME
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn levels_built_in_memory_equal_the_files_by_unmoves() {
+        agrees::<Awari>(4, Some(3), 9);
+    }
+
+    #[test]
+    fn levels_built_in_memory_equal_the_files_by_recorded_edges() {
+        agrees::<Dakon>(3, Some(2), 8);
+    }
+
+    #[test]
+    fn without_a_database_the_levels_start_at_zero() {
+        agrees::<Awari>(3, None, 7);
+    }
+
+    #[test]
+    fn a_plan_over_its_memory_is_refused() {
+        let p = plan::<Awari>(6, 0, 12, 1 << 30).unwrap();
+        assert!(p.peak_bytes > p.kept_bytes);
+        assert_eq!(plan::<Awari>(6, 0, 12, p.peak_bytes - 1), None);
+        assert_eq!(
+            plan::<Awari>(6, 0, 12, p.peak_bytes).map(|q| q.peak_bytes),
+            Some(p.peak_bytes)
+        );
+        assert!(p.seconds(2) < p.seconds(1));
+    }
+}

@@ -1,0 +1,182 @@
+//! `solve` and `analyse` above the databases: the levels between the
+//! databases and the position built in memory (`--extend-mb`), checked
+//! against the level files `db build` writes.
+
+mod common;
+
+use common::{ok, run, TempDir};
+
+/// The JSON object printed by `mancala ARGS --json`.
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    serde_json::from_str(&ok(&all)).expect("one JSON object")
+}
+
+/// Awari positions with 8 to 10 seeds on the board (48 in all).
+const AWARI: [&str; 6] = [
+    "S 1,2,0,0,1,0/0,3,1,0,2,0 20-18",
+    "N 0,0,4,0,0,1/2,0,0,1,0,0 22-18",
+    "S 0,1,1,1,1,1/1,1,1,1,0,0 19-20",
+    "N 3,0,0,0,0,0/0,0,0,0,0,5 10-30",
+    "S 0,0,0,0,0,2/2,2,2,1,0,0 21-18",
+    "N 1,0,1,0,1,0/1,0,1,0,1,1 25-16",
+];
+
+#[test]
+fn levels_above_the_databases_are_built_in_memory_and_agree_with_the_files() {
+    let full = TempDir::new("extend-full");
+    let low = TempDir::new("extend-low");
+    ok(&[
+        "db",
+        "build",
+        "--game",
+        "awari",
+        "--max-seeds",
+        "10",
+        "--dir",
+        full.path(),
+        "--quiet",
+    ]);
+    ok(&[
+        "db",
+        "build",
+        "--game",
+        "awari",
+        "--max-seeds",
+        "6",
+        "--dir",
+        low.path(),
+        "--quiet",
+    ]);
+    for pos in AWARI {
+        let seeds: u64 = pos[2..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .split([',', '/'])
+            .map(|c| c.parse::<u64>().unwrap())
+            .sum();
+        let probe = json(&[
+            "db",
+            "probe",
+            "--game",
+            "awari",
+            "--dir",
+            full.path(),
+            "--position",
+            pos,
+        ]);
+        let game = [
+            "--game",
+            "awari",
+            "--position",
+            pos,
+            "--threads",
+            "2",
+            "--quiet",
+        ];
+        let built = json(&[&["solve", "--db", low.path()][..], &game[..]].concat());
+        assert_eq!(built["value"], probe["value"], "{pos}");
+        assert_eq!(built["built_in_memory"]["from"], 7, "{pos}");
+        assert_eq!(built["built_in_memory"]["top"], seeds, "{pos}");
+        // Without the extension the search answers alone, the same.
+        let searched = json(
+            &[
+                &["solve", "--db", low.path(), "--extend-mb", "0"][..],
+                &game[..],
+            ]
+            .concat(),
+        );
+        assert_eq!(searched["value"], probe["value"], "{pos}");
+        assert!(searched["built_in_memory"].is_null(), "{pos}");
+        // Without databases every level is built, from 0.
+        let alone = json(&[&["solve"][..], &game[..]].concat());
+        assert_eq!(alone["value"], probe["value"], "{pos}");
+        assert_eq!(alone["built_in_memory"]["from"], 0, "{pos}");
+    }
+    // `analyse` too: every move's value against the files'.
+    let pos = AWARI[0];
+    let game = [
+        "--game",
+        "awari",
+        "--position",
+        pos,
+        "--threads",
+        "2",
+        "--quiet",
+    ];
+    let built = json(&[&["analyse", "--db", low.path()][..], &game[..]].concat());
+    let exact = json(&[&["analyse", "--db", full.path()][..], &game[..]].concat());
+    assert_eq!(built["moves"], exact["moves"]);
+    assert_eq!(built["built_in_memory"]["from"], 7);
+    assert!(exact["built_in_memory"].is_null());
+}
+
+#[test]
+fn games_without_repetitions_and_small_budgets_only_search() {
+    // Kalah's positions never repeat: its search needs no levels.
+    let kalah = json(&["solve", "--game", "kalah:4x3", "--quiet"]);
+    assert!(kalah["built_in_memory"].is_null());
+    // A budget too small for the levels: the search answers alone.
+    let pos = AWARI[2];
+    let tight = json(&[
+        "solve",
+        "--game",
+        "awari",
+        "--position",
+        pos,
+        "--extend-mb",
+        "1",
+        "--quiet",
+    ]);
+    let roomy = json(&["solve", "--game", "awari", "--position", pos, "--quiet"]);
+    assert!(tight["built_in_memory"].is_null());
+    assert_eq!(tight["value"], roomy["value"]);
+}
+
+#[test]
+fn a_stop_during_the_search_or_the_build_reports_incomplete_work() {
+    // 18 seeds above databases to 12: the search alone does not finish
+    // for minutes, the levels 13 to 18 take some 20 s to build on two
+    // cores. A stop in either phase is exit status 3, with no value.
+    let low = TempDir::new("extend-stop");
+    ok(&[
+        "db",
+        "build",
+        "--game",
+        "awari",
+        "--max-seeds",
+        "12",
+        "--dir",
+        low.path(),
+        "--quiet",
+    ]);
+    let pos = "N 0,1,0,0,10,0/0,1,0,0,6,0 14-16";
+    for secs in ["1", "6"] {
+        let out = run(&[
+            "solve",
+            "--game",
+            "awari",
+            "--position",
+            pos,
+            "--db",
+            low.path(),
+            "--threads",
+            "2",
+            "--stop-after",
+            secs,
+            "--quiet",
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "--stop-after {secs}: {err}");
+        assert!(out.stdout.is_empty(), "--stop-after {secs}");
+        assert!(err.contains("stopped"), "--stop-after {secs}: {err}");
+    }
+}
+
+#[test]
+fn a_bad_budget_is_refused() {
+    let out = run(&["solve", "--game", "awari", "--extend-mb", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+}
