@@ -8,8 +8,8 @@
 //! 2. database probing: `db` itself (its errors), `db::file`, `db::probe`;
 //! 3. search: `search`;
 //! 4. applications: building and verifying databases (`db::build`,
-//!    `db::build_all`, `db::edges`, `db::extend`, `db::lock`, `db::mpi`, `db::propagate`,
-//!    `db::ranks`, `db::verify`, `db::stats`), `openings`, `puzzles`, and the pictures (`draw`, `svg`);
+//!    `db::build_all`, `db::edges`, `db::edges_on`, `db::extend`, `db::lock`, `db::mpi`,
+//!    `db::propagate`, `db::ranks`, `db::threads`, `db::verify`, `db::stats`), `openings`, `puzzles`, and the pictures (`draw`, `svg`);
 //! 5. the command line (`src/bin`), which may use everything.
 //!
 //! The test reads every file of `src/` and checks each `crate::` path it
@@ -28,8 +28,8 @@ fn layer(module: &str) -> usize {
         ["index" | "packed", ..] => 1,
         ["db", "file" | "probe", ..] | ["db"] => 2,
         ["search", ..] => 3,
-        ["db", "build" | "build_all" | "edges" | "extend" | "lock" | "mpi" | "propagate" | "ranks"
-        | "verify" | "stats", ..] => 4,
+        ["db", "build" | "build_all" | "edges" | "edges_on" | "extend" | "lock" | "mpi" | "propagate"
+        | "ranks" | "threads" | "verify" | "stats", ..] => 4,
         ["openings" | "puzzles" | "draw" | "svg", ..] => 4,
         // Re-exports at the crate root (`crate::Position`, `crate::Rules`)
         // are all of layer 0.
