@@ -529,3 +529,34 @@ fn a_database_of_more_boards_than_64_bits_count_is_refused_without_a_panic() {
     assert!(err.contains("--memory"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_database_whose_top_level_cannot_fit_is_refused_before_any_level_is_built() {
+    // Anywoli to 99 seeds with the default --memory: the levels below the
+    // first one too large would take hours; the build must refuse at once,
+    // having written no level file.
+    let dir = std::env::temp_dir().join(format!("mancala-over-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let err = assert_bad(&[
+        "db",
+        "build",
+        "--game",
+        "anywoli",
+        "--max-seeds",
+        "99",
+        "--dir",
+        d,
+        "--quiet",
+    ]);
+    // Level 15 is the first over 16 GiB (levels 13 and 14 fit by sweeps).
+    assert!(err.contains("level 15 needs") && err.contains("--memory"), "{err}");
+    let written: Vec<String> = std::fs::read_dir(&dir)
+        .map(|r| {
+            r.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(!written.iter().any(|f| f.ends_with(".mdb")), "{written:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

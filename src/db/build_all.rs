@@ -179,6 +179,23 @@ pub fn peak_bytes_on<R: Rules>(
     // Counted at most `PLANNED_BOARDS` a level, so that an absurd
     // `max_seeds` (levels past 2^64 boards) gives a peak, not a panic or an
     // overflow: its first level too large then fails the build's check.
+    level_needs::<R>(n, max_seeds, method, memory_bytes, size)
+        .into_iter()
+        .max()
+        .unwrap_or(0)
+}
+
+/// The bytes one of `size` ranks needs to build each level of
+/// `0..=max_seeds` by `method` within `memory_bytes`, the levels below it
+/// mapped. Levels are counted at most [`PLANNED_BOARDS`] boards, so an
+/// absurd `max_seeds` gives a need, not an overflow.
+fn level_needs<R: Rules>(
+    n: usize,
+    max_seeds: usize,
+    method: Method,
+    memory_bytes: u64,
+    size: usize,
+) -> Vec<u64> {
     let entries =
         |k| Indexer::new(2 * n, k).map_or(PLANNED_BOARDS, |ix| ix.count().min(PLANNED_BOARDS));
     let sizes: Vec<u64> = (0..=max_seeds).map(entries).collect();
@@ -187,8 +204,7 @@ pub fn peak_bytes_on<R: Rules>(
             let below = read_below::<R>(&sizes, k);
             plan_on::<R>(method, sizes[k], below, memory_bytes, size).1
         })
-        .max()
-        .unwrap_or(0)
+        .collect()
 }
 
 /// Bytes of the lower levels a build of level `k` reads, of the levels of
@@ -220,7 +236,9 @@ pub(super) fn plan<R: Rules>(
 /// would record edges, with the budget of edges that the memory leaves a
 /// share (and, for [`Method::Auto`], by sweeps when that is below
 /// [`edges::MIN_EDGE_BYTES_PER_BOARD`] a board of the share); by sweeps
-/// otherwise, each rank then holding the whole level's bounds.
+/// otherwise, each rank then holding the whole level's bounds, except
+/// that [`Method::Auto`] records distributed edges where those bounds
+/// would not fit `memory_bytes` and the edges do (Kalah).
 fn plan_on<R: Rules>(
     method: Method,
     entries: u64,
@@ -234,18 +252,32 @@ fn plan_on<R: Rules>(
     let fixed = below + PROGRAM_BYTES;
     let share = entries.div_ceil(size as u64);
     let sweep = (Way::Sweep, Way::Sweep.working_bytes(entries) + fixed);
+    let budget = edges_on::edge_budget(share, memory_bytes.saturating_sub(fixed));
+    let by_edges = (
+        Way::Edges(budget),
+        edges_on::working_bytes(share, budget) + fixed,
+    );
+    let enough_edges = budget >= edges::MIN_EDGE_BYTES_PER_BOARD * share;
     match method.way::<R>(share, u64::MAX) {
         Way::Unmoves => (Way::Unmoves, Way::Unmoves.working_bytes(share) + fixed),
         Way::Edges(_) if edges::fits(entries) => {
-            let budget = edges_on::edge_budget(share, memory_bytes.saturating_sub(fixed));
-            if method == Method::Auto && budget < edges::MIN_EDGE_BYTES_PER_BOARD * share {
+            if method == Method::Auto && !enough_edges {
                 sweep
             } else {
-                (
-                    Way::Edges(budget),
-                    edges_on::working_bytes(share, budget) + fixed,
-                )
+                by_edges
             }
+        }
+        // Kalah (no cycles): the sweeps are its fastest method, but on
+        // ranks each holds the whole level's bounds; where those do not
+        // fit a rank's memory, its edges distributed over the ranks do.
+        Way::Sweep
+            if method == Method::Auto
+                && sweep.1 > memory_bytes
+                && edges::fits(entries)
+                && enough_edges
+                && by_edges.1 <= memory_bytes =>
+        {
+            by_edges
         }
         _ => sweep,
     }
@@ -329,6 +361,39 @@ pub fn build_all_on<R: Rules>(
     };
     if lead {
         remove_stale_temporaries(&options.dir);
+    }
+    // Before anything is built: the first level without a file that would
+    // not fit `--memory` fails the build now, not after hours of building
+    // the levels below it. (A level whose file exists needs no memory if
+    // the file is valid; one found invalid is still checked at its turn,
+    // below.) Rank 0 looks; every rank learns it.
+    let needs = level_needs::<R>(
+        n,
+        max_seeds,
+        options.method,
+        options.memory_bytes,
+        ranks.size(),
+    );
+    let over = if lead {
+        (0..=max_seeds).find(|&k| {
+            let id = LevelId {
+                game: R::NAME,
+                n,
+                k,
+            };
+            needs[k] > options.memory_bytes && !options.dir.join(id.file_name()).exists()
+        })
+    } else {
+        None
+    };
+    let over = ranks.or(over.map_or(0, |k| k as u32 + 1));
+    if over != 0 {
+        let k = over as usize - 1;
+        return Err(DbError::Memory {
+            k,
+            need: needs[k].div_ceil(1 << 20),
+            limit: options.memory_bytes >> 20,
+        });
     }
     let mut sizes = Vec::with_capacity(max_seeds + 1);
     for k in 0..=max_seeds {
@@ -531,7 +596,7 @@ fn remove_stale_temporaries(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Anywoli, Awari};
+    use crate::games::{Anywoli, Awari, Kalah};
 
     /// What a rank announces: on several ranks, its share of a level built
     /// by unmoves (so less than one process), and its share of a level
@@ -568,5 +633,28 @@ mod tests {
         // Levels past 2^64 boards: a peak beyond any memory, no overflow.
         let absurd = peak_bytes_within::<Anywoli>(12, file::MAX_LEVEL_SEEDS, Method::Auto, mem);
         assert!(absurd > PLANNED_BOARDS, "{absurd}");
+    }
+
+    /// Kalah on ranks: by sweeps (its fastest method) while a rank holds
+    /// the whole level's bounds, over distributed edges when it does not;
+    /// one process always sweeps.
+    #[test]
+    fn kalah_on_ranks_records_edges_where_the_sweeps_do_not_fit() {
+        let entries = Indexer::new(12, 24).unwrap().count();
+        let sweep_need = Way::Sweep.working_bytes(entries) + PROGRAM_BYTES;
+        let roomy = plan_on::<Kalah>(Method::Auto, entries, 0, u64::MAX, 2);
+        assert_eq!(roomy, (Way::Sweep, sweep_need));
+        // A share's edges take some 20 bytes a board of the share, the
+        // sweeps 2 a board of the level: on 16 ranks, a memory just short
+        // of the whole bounds holds a share's edges.
+        let tight = sweep_need - 1;
+        let (way, need) = plan_on::<Kalah>(Method::Auto, entries, 0, tight, 16);
+        assert!(matches!(way, Way::Edges(_)), "{way:?}");
+        assert!(need <= tight, "{need} {tight}");
+        assert_eq!(plan_on::<Kalah>(Method::Auto, entries, 0, tight, 1).0, Way::Sweep);
+        // Too few ranks, or too little memory, for the edges: the sweeps
+        // are announced (and refused).
+        assert_eq!(plan_on::<Kalah>(Method::Auto, entries, 0, tight, 2).0, Way::Sweep);
+        assert_eq!(plan_on::<Kalah>(Method::Auto, entries, 0, 1 << 20, 16).0, Way::Sweep);
     }
 }
