@@ -628,8 +628,8 @@ mod tests {
         let six = peak_bytes_on::<Anywoli>(12, 9, Method::Auto, mem, 6);
         assert!(six < three && three < alone, "{six} {three} {alone}");
         // The words, bounds and edges of a share, 19 bytes a board of it,
-        // the block offsets and the buffers: some 20.3.
-        assert!(want - below < 21 * share, "{} {share}", want - below);
+        // the block offsets, the buffers and MPI's copies: some 21.3.
+        assert!(want - below < 22 * share, "{} {share}", want - below);
         // Levels past 2^64 boards: a peak beyond any memory, no overflow.
         let absurd = peak_bytes_within::<Anywoli>(12, file::MAX_LEVEL_SEEDS, Method::Auto, mem);
         assert!(absurd > PLANNED_BOARDS, "{absurd}");
