@@ -549,7 +549,10 @@ fn a_database_whose_top_level_cannot_fit_is_refused_before_any_level_is_built() 
         "--quiet",
     ]);
     // Level 15 is the first over 16 GiB (levels 13 and 14 fit by sweeps).
-    assert!(err.contains("level 15 needs") && err.contains("--memory"), "{err}");
+    assert!(
+        err.contains("level 15 needs") && err.contains("--memory"),
+        "{err}"
+    );
     let written: Vec<String> = std::fs::read_dir(&dir)
         .map(|r| {
             r.filter_map(Result::ok)

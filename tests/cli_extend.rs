@@ -173,6 +173,26 @@ fn a_stop_during_the_search_or_the_build_reports_incomplete_work() {
         assert!(out.stdout.is_empty(), "--stop-after {secs}");
         assert!(err.contains("stopped"), "--stop-after {secs}: {err}");
     }
+    // A first search that runs out of stack (1 MiB: some 600 plies) goes
+    // on to the build, whose levels end its long paths: the value of the
+    // 20-seed databases (issue 20), not the stack error.
+    let solved = json(&[
+        "solve",
+        "--game",
+        "awari",
+        "--position",
+        pos,
+        "--db",
+        low.path(),
+        "--threads",
+        "2",
+        "--stack-mb",
+        "1",
+        "--quiet",
+    ]);
+    assert_eq!(solved["value"], -12);
+    assert_eq!(solved["built_in_memory"]["from"], 13);
+    assert_eq!(solved["built_in_memory"]["top"], 18);
 }
 
 #[test]

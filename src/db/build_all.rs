@@ -651,10 +651,19 @@ mod tests {
         let (way, need) = plan_on::<Kalah>(Method::Auto, entries, 0, tight, 16);
         assert!(matches!(way, Way::Edges(_)), "{way:?}");
         assert!(need <= tight, "{need} {tight}");
-        assert_eq!(plan_on::<Kalah>(Method::Auto, entries, 0, tight, 1).0, Way::Sweep);
+        assert_eq!(
+            plan_on::<Kalah>(Method::Auto, entries, 0, tight, 1).0,
+            Way::Sweep
+        );
         // Too few ranks, or too little memory, for the edges: the sweeps
         // are announced (and refused).
-        assert_eq!(plan_on::<Kalah>(Method::Auto, entries, 0, tight, 2).0, Way::Sweep);
-        assert_eq!(plan_on::<Kalah>(Method::Auto, entries, 0, 1 << 20, 16).0, Way::Sweep);
+        assert_eq!(
+            plan_on::<Kalah>(Method::Auto, entries, 0, tight, 2).0,
+            Way::Sweep
+        );
+        assert_eq!(
+            plan_on::<Kalah>(Method::Auto, entries, 0, 1 << 20, 16).0,
+            Way::Sweep
+        );
     }
 }

@@ -164,9 +164,9 @@ pub struct SearchArgs {
     /// finished within an eighth of the estimated time of building the
     /// missing levels, build them in memory, within MB at the peak (and
     /// within --tt-mb; the table then shrinks by what they keep), and probe
-    /// them. 0: never.
-    #[arg(long, value_name = "MB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(0..=1_048_576))]
-    pub extend_mb: u64,
+    /// them. 0: never. Default: the table's size (--tt-mb).
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(0..=1_048_576))]
+    pub extend_mb: Option<u64>,
     /// No progress display on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -249,6 +249,12 @@ impl SearchArgs {
             None => solver,
             Some(db) => solver.with_database(db),
         })
+    }
+
+    /// Bytes the levels built in memory may take at the peak
+    /// (`--extend-mb`, by default and at most `--tt-mb`); 0: never.
+    pub fn extend_bytes(&self) -> u64 {
+        self.extend_mb.unwrap_or(self.tt_mb).min(self.tt_mb) << 20
     }
 
     /// Whether the user asked the work begun at `begun` to stop: Ctrl-C, or

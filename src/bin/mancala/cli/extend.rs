@@ -41,8 +41,10 @@ pub struct Searched<T> {
 /// `--tt-mb`), `work` first runs for [`Plan::search_first`]; if it has not
 /// finished, the levels are built in memory and `work` runs again on a
 /// solver that probes them, with a table smaller by the bytes they keep.
-/// `--stop-after` and Ctrl-C stop either phase: a stop during the build
-/// reports the bounds of the first search.
+/// A first search that fails for want of stack or of room for the
+/// positions it holds open goes on to the build too (the levels in memory
+/// cut those paths short). `--stop-after` and Ctrl-C stop either phase: a
+/// stop during the build reports the bounds of the first search.
 pub fn run<T: Send>(
     args: &SearchArgs,
     variant: &Variant,
@@ -77,6 +79,9 @@ pub fn run<T: Send>(
                 })
             }
             Err(e @ SolveError::Stopped { .. }) if !args.stop_requested(begun) => stopped = Some(e),
+            // Too deep or too many open positions: the levels built in
+            // memory end those paths, so the build may still settle it.
+            Err(SolveError::TooDeep { .. } | SolveError::TooLarge) => {}
             Err(e) => return Err(e.into()),
         }
     }
@@ -131,10 +136,10 @@ fn plan(
     let from = db.map_or(0, |d| d.max_seeds() + 1);
     let top = pos.board_seeds();
     let cyclic = dispatch!(variant.game(), R => <R as mancala::Rules>::CYCLIC);
-    if !cyclic || top < from || args.extend_mb == 0 {
+    if !cyclic || top < from || args.extend_bytes() == 0 {
         return None;
     }
-    let budget = args.extend_mb.min(args.tt_mb) << 20;
+    let budget = args.extend_bytes();
     dispatch!(variant.game(), R => extend::plan::<R>(pos.n(), from, top, budget))
 }
 
@@ -156,7 +161,7 @@ fn build(
     let stop = AtomicBool::new(false);
     let done = AtomicBool::new(false);
     let show = args.shows_progress();
-    let budget = args.extend_mb.min(args.tt_mb) << 20;
+    let budget = args.extend_bytes();
     std::thread::scope(|scope| {
         scope.spawn(|| {
             let bar = if show {
