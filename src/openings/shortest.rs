@@ -43,6 +43,24 @@
 //!    North's seeds brings the beams from about 775 to 1,126 of the 1,128
 //!    seeds needed on `dakon:24x24`, and the exhaustive endings turn such
 //!    near misses into openings on `dakon:17x17` and `dakon:19x19`.)
+//!    Still without a winning turn, *sweeps* take the rest of the time
+//!    (widths 16, 32, ... while their waiting boards fit in
+//!    `SWEEP_BYTES`): every move that keeps the turn stores at least one
+//!    seed, so the boards can be taken level by level of South's captured
+//!    seeds, each level once, and of each level only the `w` distinct
+//!    boards of best rank (ready pits and North's seeds, as above) are
+//!    expanded, whatever the number of moves that led to them; a beam
+//!    instead compares boards of the same number of moves, whose captured
+//!    seeds differ widely. Near-goal boards get the same exhaustive
+//!    endings. Like the beams, a sweep only finds openings: a turn it
+//!    prints is a path of moves it played from the root, each but the
+//!    last keeping the turn, the last ending it with the needed score.
+//!    (Measured on an idle machine, 60 s, `dakon:21x21` strong: the beams
+//!    alone came within 3 seeds of the 861 needed, sweeps alone within 1;
+//!    on `dakon:24x24` both within 5. They replace, for the boards where
+//!    no turn was found, the breadth-first layers of phase 2, which never
+//!    end in time from `dakon:15x15` on; without a deadline phase 2 still
+//!    follows.) [`Found::closest`] reports how close the search came.
 //! 2. *Breadth-first, exact.* Layer `k` holds the distinct boards reached
 //!    by `k` extra moves. The first layer with a winning move gives a
 //!    shortest turn; when the layers reach the best length of phase 1
