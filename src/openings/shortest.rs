@@ -1044,6 +1044,45 @@ mod tests {
     }
 
     #[test]
+    fn a_sweep_finds_turns_that_replay_and_win() {
+        // dakon:4x4 and dakon:6x6, strong: every turn a sweep records is
+        // a legal first turn from the start reaching its score.
+        for (n, need) in [(4, 28), (6, 66)] {
+            let options = Options {
+                need,
+                time: None,
+                max_boards: 1 << 20,
+            };
+            let progress = Progress::default();
+            let mut s = Search::<Engine<Dakon>> {
+                options: &options,
+                progress: &progress,
+                start: Instant::now(),
+                best: None,
+                first: None,
+                stopped: false,
+                closest: 0,
+            };
+            let start = Position::start(n, n);
+            let mut lost = HashSet::new();
+            let mut width = 16;
+            while !s.sweep(&start, width, None, &mut lost) {
+                width *= 2;
+                assert!(width <= 1 << 12, "dakon:{n}x{n}: no strong turn");
+            }
+            let best = s.best.unwrap();
+            let mut p = start;
+            for (i, &m) in best.moves.iter().enumerate() {
+                assert_eq!(Engine::<Dakon>::turn_over(&p), None, "move {}", i + 1);
+                p = crate::games::play::<Dakon>(&p, m).unwrap();
+            }
+            assert_eq!(p, best.after);
+            assert_eq!(Engine::<Dakon>::turn_over(&p), Some(best.score));
+            assert!(best.score >= need && s.closest >= need);
+        }
+    }
+
+    #[test]
     fn dakon_4_majority_is_six_moves() {
         // data/openings.md: shortest majority opening of dakon:4x4 is 6.
         let f = run(4, 17);
