@@ -11,7 +11,8 @@
 #                                  (the report again from the CSV)
 #
 # (defaults: 15 s a search, N from 3 to 32; --both runs the two criteria of
-# a board at the same time, one process each). Notes written by hand below
+# a board at the same time, one process each; each row is echoed on stderr
+# with the closest score the search saw). Notes written by hand below
 # the line `<!-- notes -->` of the old report are kept. Needs jq. In the CSV, the
 # position after the opening (it holds commas) is the last field, quoted.
 set -euo pipefail
@@ -58,7 +59,7 @@ for ((n = from; n <= to; n++)); do
         (.shortest // "-"), .proved, (.score // "-"), (.seconds * 10 | round / 10),
         (if .first_seconds == null then "-" else (.first_seconds * 10 | round / 10) end), $known,
         ((.moves // []) | join(" ")), ("\"" + (.after // "") + "\"")] | join(",")' <<< "$json" >> "$csv"
-    echo "$game $crit: $(tail -1 "$csv" | cut -d, -f4-9)" >&2
+    echo "$game $crit: $(tail -1 "$csv" | cut -d, -f4-9), closest $(jq .closest <<< "$json")" >&2
   done
 done
 fi

@@ -43,6 +43,27 @@
 //!    North's seeds brings the beams from about 775 to 1,126 of the 1,128
 //!    seeds needed on `dakon:24x24`, and the exhaustive endings turn such
 //!    near misses into openings on `dakon:17x17` and `dakon:19x19`.)
+//!    Still without a winning turn, *sweeps* take the rest of the time
+//!    (widths 16, 32, ... while their waiting boards fit in
+//!    `SWEEP_BYTES`): every move that keeps the turn stores at least one
+//!    seed, so the boards can be taken level by level of South's captured
+//!    seeds, each level once, and of each level only the `w` distinct
+//!    boards of best rank (ready pits and North's seeds, as above) are
+//!    expanded, whatever the number of moves that led to them; a beam
+//!    instead compares boards of the same number of moves, whose captured
+//!    seeds differ widely. Near-goal boards get the same exhaustive
+//!    endings. Like the beams, a sweep only finds openings: a turn it
+//!    prints is a path of moves it played from the root, each but the
+//!    last keeping the turn, the last ending it with the needed score.
+//!    (Measured on an idle machine, 60 s, `dakon:21x21` strong: the beams
+//!    alone came within 3 seeds of the 861 needed, sweeps alone within 1;
+//!    on `dakon:24x24` both within 5; on `dakon:32x32` the search with
+//!    the sweeps came within 68 seeds of the 2,016 needed with 10 to 20 %
+//!    of a core, the search without them within 195 on the idle machine.
+//!    They replace, for the boards where
+//!    no turn was found, the breadth-first layers of phase 2, which never
+//!    end in time from `dakon:15x15` on; without a deadline phase 2 still
+//!    follows.) [`Found::closest`] reports how close the search came.
 //! 2. *Breadth-first, exact.* Layer `k` holds the distinct boards reached
 //!    by `k` extra moves. The first layer with a winning move gives a
 //!    shortest turn; when the layers reach the best length of phase 1
@@ -266,6 +287,10 @@ const ENDGAME_NODES: u64 = 5_000;
 /// Widest beam tried.
 const MAX_BEAM: usize = 1 << 18;
 
+/// Most bytes the waiting boards of a sweep may take (see
+/// [`Search::max_sweep`]).
+const SWEEP_BYTES: usize = 1 << 30;
+
 /// How to search.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -320,6 +345,9 @@ pub struct Found<B> {
     pub seconds: f64,
     /// Seconds until the first winning turn was found (`None`: none).
     pub first: Option<f64>,
+    /// South's best final score among the turns the search saw end, the
+    /// winning ones included: how close it came when it found none.
+    pub closest: u32,
 }
 
 impl<B> Found<B> {
@@ -337,6 +365,7 @@ impl<B> Found<B> {
             nodes: self.nodes,
             seconds: self.seconds,
             first: self.first,
+            closest: self.closest,
         }
     }
 }
@@ -349,6 +378,7 @@ struct Search<'a, G: TurnGame> {
     best: Option<Opening<G::Board>>,
     first: Option<f64>,
     stopped: bool,
+    closest: u32,
 }
 
 impl<G: TurnGame> Search<'_, G> {
@@ -370,6 +400,7 @@ impl<G: TurnGame> Search<'_, G> {
     }
 
     fn record(&mut self, moves: Vec<Move>, after: G::Board, score: u32) {
+        self.closest = self.closest.max(score);
         self.first
             .get_or_insert_with(|| self.start.elapsed().as_secs_f64());
         self.progress
@@ -412,6 +443,7 @@ impl<G: TurnGame> Search<'_, G> {
             for (m, c) in moves.drain(..) {
                 match G::turn_over(&c) {
                     Some(score) => {
+                        s.closest = s.closest.max(score);
                         if score >= s.options.need && depth + 1 < s.best_len() {
                             let mut p = path.to_vec();
                             p.push(m);
@@ -509,12 +541,10 @@ impl<G: TurnGame> Search<'_, G> {
                                 found = true;
                             }
                         }
-                        Some(_) => {}
+                        Some(score) => self.closest = self.closest.max(score),
                         None => {
                             if seen.insert(G::key(&c)) {
-                                let rank = i64::from(G::south_captured(&c))
-                                    + BEAM_READY * i64::from(G::ready(&c))
-                                    - BEAM_AWAY * i64::from(G::away(&c));
+                                let rank = i64::from(G::south_captured(&c)) + Self::lead(&c);
                                 next.push((rank, i as u32, m, c));
                             }
                         }
@@ -544,6 +574,131 @@ impl<G: TurnGame> Search<'_, G> {
                     }
                     break;
                 }
+            }
+        }
+        found
+    }
+
+    /// The rank of a board beyond its captured seeds: [`BEAM_READY`] a
+    /// ready pit, minus [`BEAM_AWAY`] a seed on North's row.
+    fn lead(b: &G::Board) -> i64 {
+        BEAM_READY * i64::from(G::ready(b)) - BEAM_AWAY * i64::from(G::away(b))
+    }
+
+    /// The widest sweep whose levels fit in [`SWEEP_BYTES`] from `root`.
+    fn max_sweep(root: &G::Board) -> usize {
+        let levels = G::on_board(root) as usize + 1;
+        let entry = std::mem::size_of::<(i64, u32, Move, u32, G::Board)>();
+        (SWEEP_BYTES / (levels * 2 * entry)).max(1)
+    }
+
+    /// Sweep of width `width` over the levels of South's captured seeds:
+    /// every move that keeps the turn stores at least one seed, so a
+    /// board's children all lie on higher levels, and the levels can be
+    /// taken in increasing order, each once. Of each level only the
+    /// `width` distinct boards of best [`Self::lead`] are expanded (the
+    /// boards of a level have captured the same seeds, whatever the number
+    /// of moves that led there); a level holds at most `2 * width`
+    /// waiting boards (those of worst lead dropped when it reaches `4 *
+    /// width`). Boards near the goal have their endings searched
+    /// exhaustively as in [`Self::beam`]. Records every improvement it
+    /// meets; true when it found a winning turn.
+    fn sweep(
+        &mut self,
+        root: &G::Board,
+        width: usize,
+        until: Option<Duration>,
+        lost: &mut HashSet<G::Key>,
+    ) -> bool {
+        let base = G::south_captured(root);
+        let total = base + G::on_board(root);
+        let near = ENDGAME_SLACK.saturating_mul(total.saturating_sub(self.options.need));
+        let late = |s: &Self| until.is_some_and(|t| s.start.elapsed() >= t);
+        // A waiting board: its lead, its parent in `tree`, the move from
+        // it, its number of moves, the board.
+        type Waiting<B> = (i64, u32, Move, u32, B);
+        let mut levels: Vec<Vec<Waiting<G::Board>>> =
+            (0..=G::on_board(root)).map(|_| Vec::new()).collect();
+        // The expanded boards: parent and move (the root first).
+        let mut tree: Vec<(u32, Move)> = vec![(0, Move::Pass)];
+        let path = |tree: &[(u32, Move)], mut at: u32| {
+            let mut p = Vec::new();
+            while at != 0 {
+                let (parent, mv) = tree[at as usize];
+                p.push(mv);
+                at = parent;
+            }
+            p.reverse();
+            p
+        };
+        let mut moves = Vec::new();
+        let mut found = false;
+        let mut waiting: Vec<Waiting<G::Board>> = vec![(0, 0, Move::Pass, 0, root.clone())];
+        for level in 0..levels.len() {
+            if level > 0 {
+                waiting = std::mem::take(&mut levels[level]);
+            }
+            waiting.sort_by_key(|w| std::cmp::Reverse(w.0));
+            let mut seen: HashSet<G::Key> = HashSet::new();
+            for (_, parent, m, depth, b) in waiting.drain(..) {
+                if seen.len() >= width {
+                    break;
+                }
+                if !seen.insert(G::key(&b)) || depth as usize + 1 >= self.best_len() {
+                    continue;
+                }
+                if self.tick() || late(self) {
+                    return found;
+                }
+                let at = if level == 0 {
+                    0
+                } else {
+                    tree.push((parent, m));
+                    tree.len() as u32 - 1
+                };
+                if G::on_board(&b) <= near {
+                    let mut tail = Vec::new();
+                    let mut budget = ENDGAME_NODES;
+                    if let Some(Some((after, score))) =
+                        self.endgame(&b, &mut tail, &mut budget, lost)
+                    {
+                        let mut p = path(&tree, at);
+                        tail.reverse();
+                        p.extend(tail);
+                        if p.len() < self.best_len() {
+                            self.record(p, after, score);
+                            found = true;
+                        }
+                        continue;
+                    }
+                }
+                G::moves(&b, &mut moves);
+                for (m, c) in moves.drain(..) {
+                    match G::turn_over(&c) {
+                        Some(score) if score >= self.options.need => {
+                            if depth as usize + 1 < self.best_len() {
+                                let mut p = path(&tree, at);
+                                p.push(m);
+                                self.record(p, c, score);
+                                found = true;
+                            }
+                        }
+                        Some(score) => self.closest = self.closest.max(score),
+                        None => {
+                            let to = &mut levels[(G::south_captured(&c) - base) as usize];
+                            to.push((Self::lead(&c), at, m, depth + 1, c));
+                            if to.len() >= 4 * width {
+                                to.select_nth_unstable_by_key(2 * width, |w| {
+                                    std::cmp::Reverse(w.0)
+                                });
+                                to.truncate(2 * width);
+                            }
+                        }
+                    }
+                }
+            }
+            if found {
+                return true;
             }
         }
         found
@@ -592,7 +747,7 @@ impl<G: TurnGame> Search<'_, G> {
                     tail.push(m);
                     return Some(Some((c, score)));
                 }
-                Some(_) => {}
+                Some(score) => self.closest = self.closest.max(score),
                 None => next.push((m, c)),
             }
         }
@@ -692,6 +847,7 @@ pub fn shortest<G: TurnGame>(
         best: None,
         first: None,
         stopped: false,
+        closest: 0,
     };
     // Phase 1: depth-first, then beams of growing width, until a first
     // winning turn (or an eighth, then a third, of the time).
@@ -702,6 +858,19 @@ pub fn shortest<G: TurnGame>(
         let mut lost = HashSet::new();
         while width <= MAX_BEAM && !s.stopped && until.is_none_or(|t| s.start.elapsed() < t) {
             if s.beam(root, width, until, &mut lost) {
+                break;
+            }
+            width *= 2;
+        }
+        // Then sweeps over the captured seeds, until the deadline.
+        let mut width = 16;
+        let widest = Search::<G>::max_sweep(root);
+        while s.best.is_none()
+            && width <= widest
+            && !s.stopped
+            && options.time.is_none_or(|t| s.start.elapsed() < t)
+        {
+            if s.sweep(root, width, options.time, &mut lost) {
                 break;
             }
             width *= 2;
@@ -729,6 +898,7 @@ pub fn shortest<G: TurnGame>(
         nodes: progress.nodes.load(Ordering::Relaxed),
         seconds: s.start.elapsed().as_secs_f64(),
         first: s.first,
+        closest: s.closest,
     }
 }
 
@@ -829,6 +999,7 @@ mod tests {
             best: None,
             first: None,
             stopped: false,
+            closest: 0,
         };
         let mut lost = HashSet::new();
         // Boards checked without and with a win.
@@ -870,6 +1041,45 @@ mod tests {
             b = crate::games::play::<Dakon>(&b, m).unwrap();
         }
         assert!(checked[0] > 0 && checked[1] > 0, "{checked:?}");
+    }
+
+    #[test]
+    fn a_sweep_finds_turns_that_replay_and_win() {
+        // dakon:4x4 and dakon:6x6, strong: every turn a sweep records is
+        // a legal first turn from the start reaching its score.
+        for (n, need) in [(4, 28), (6, 66)] {
+            let options = Options {
+                need,
+                time: None,
+                max_boards: 1 << 20,
+            };
+            let progress = Progress::default();
+            let mut s = Search::<Engine<Dakon>> {
+                options: &options,
+                progress: &progress,
+                start: Instant::now(),
+                best: None,
+                first: None,
+                stopped: false,
+                closest: 0,
+            };
+            let start = Position::start(n, n);
+            let mut lost = HashSet::new();
+            let mut width = 16;
+            while !s.sweep(&start, width, None, &mut lost) {
+                width *= 2;
+                assert!(width <= 1 << 12, "dakon:{n}x{n}: no strong turn");
+            }
+            let best = s.best.unwrap();
+            let mut p = start;
+            for (i, &m) in best.moves.iter().enumerate() {
+                assert_eq!(Engine::<Dakon>::turn_over(&p), None, "move {}", i + 1);
+                p = crate::games::play::<Dakon>(&p, m).unwrap();
+            }
+            assert_eq!(p, best.after);
+            assert_eq!(Engine::<Dakon>::turn_over(&p), Some(best.score));
+            assert!(best.score >= need && s.closest >= need);
+        }
     }
 
     #[test]

@@ -117,6 +117,7 @@ pub fn print(
             "nodes": found.nodes,
             "seconds": found.seconds,
             "first_seconds": found.first,
+            "closest": found.closest,
         });
         out.write_all(super::json::line(&doc).as_bytes())?;
     } else {
