@@ -344,14 +344,34 @@ fn a_build_beyond_the_memory_ceiling_is_refused_before_it_starts() {
         "--quiet",
     ]);
     assert!(err.contains("--memory"), "{err}");
-    // The levels that fit were built and are valid; nothing partial is left.
+    // Refused before any level is built: no level file, nothing partial
+    // (the directory's lock at most).
     for entry in std::fs::read_dir(&dir.0).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-        if name == mancala::db::lock::LOCK_FILE {
-            continue;
-        }
-        assert!(name.ends_with(".mdb") && !name.starts_with('.'), "{name}");
+        assert_eq!(name, mancala::db::lock::LOCK_FILE);
     }
+    // Below that level, the same budget builds and verifies.
+    let k: usize = err
+        .split("level ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(k > 20, "{err}");
+    let below = (k - 1).to_string();
+    ok(&[
+        "db",
+        "build",
+        "--game",
+        "awari:3x2",
+        "--max-seeds",
+        &below,
+        "--memory",
+        "12",
+        "--dir",
+        dir.path(),
+        "--quiet",
+    ]);
     let lines = ok(&["db", "verify", "--game", "awari:3x2", "--dir", dir.path()]);
     assert!(lines.len() > 20, "{lines:?}");
 }
