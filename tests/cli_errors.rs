@@ -477,9 +477,20 @@ fn start_position_is_the_default() {
 #[test]
 fn a_cycle_region_above_the_limit_is_a_clear_error() {
     // The flag was --level-limit before "level" was kept for the databases;
-    // the old name still works.
+    // the old name still works. (Without `--extend-mb 0` the search would
+    // go on to build the levels in memory, and answer.)
     for flag in ["--region-limit", "--level-limit"] {
-        let err = assert_bad(&["solve", "--game", "awari:4x3", "--threads", "1", flag, "50"]);
+        let err = assert_bad(&[
+            "solve",
+            "--game",
+            "awari:4x3",
+            "--threads",
+            "1",
+            "--extend-mb",
+            "0",
+            flag,
+            "50",
+        ]);
         assert!(err.contains("--region-limit"), "{err}");
         assert_bad(&["solve", "--game", "awari:4x3", flag, "0"]);
         assert_bad(&["analyse", "--game", "awari:4x3", flag, "x"]);
