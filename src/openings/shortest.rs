@@ -381,6 +381,21 @@ struct Search<'a, G: TurnGame> {
     closest: u32,
 }
 
+impl<'a, G: TurnGame> Search<'a, G> {
+    /// A search that starts now, with nothing found yet.
+    fn new(options: &'a Options, progress: &'a Progress) -> Self {
+        Search {
+            options,
+            progress,
+            start: Instant::now(),
+            best: None,
+            first: None,
+            stopped: false,
+            closest: 0,
+        }
+    }
+}
+
 impl<G: TurnGame> Search<'_, G> {
     /// Counts a node, and every 1024 nodes checks the deadline and the
     /// stop flag; true when the search must stop.
@@ -840,15 +855,7 @@ pub fn shortest<G: TurnGame>(
     options: &Options,
     progress: &Progress,
 ) -> Found<G::Board> {
-    let mut s = Search::<G> {
-        options,
-        progress,
-        start: Instant::now(),
-        best: None,
-        first: None,
-        stopped: false,
-        closest: 0,
-    };
+    let mut s = Search::<G>::new(options, progress);
     // Phase 1: depth-first, then beams of growing width, until a first
     // winning turn (or an eighth, then a third, of the time).
     let mut proved = s.depth_first(root, options.time.map(|t| t / 8), true, DFS_FIRST_NODES);
@@ -992,15 +999,7 @@ mod tests {
             max_boards: 1 << 20,
         };
         let progress = Progress::default();
-        let mut s = Search::<Engine<Dakon>> {
-            options: &options,
-            progress: &progress,
-            start: Instant::now(),
-            best: None,
-            first: None,
-            stopped: false,
-            closest: 0,
-        };
+        let mut s = Search::<Engine<Dakon>>::new(&options, &progress);
         let mut lost = HashSet::new();
         // Boards checked without and with a win.
         let mut checked = [0; 2];
@@ -1054,15 +1053,7 @@ mod tests {
                 max_boards: 1 << 20,
             };
             let progress = Progress::default();
-            let mut s = Search::<Engine<Dakon>> {
-                options: &options,
-                progress: &progress,
-                start: Instant::now(),
-                best: None,
-                first: None,
-                stopped: false,
-                closest: 0,
-            };
+            let mut s = Search::<Engine<Dakon>>::new(&options, &progress);
             let start = Position::start(n, n);
             let mut lost = HashSet::new();
             let mut width = 16;
