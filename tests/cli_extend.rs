@@ -193,6 +193,11 @@ fn a_stop_during_the_search_or_the_build_reports_incomplete_work() {
     assert_eq!(solved["value"], -12);
     assert_eq!(solved["built_in_memory"]["from"], 13);
     assert_eq!(solved["built_in_memory"]["top"], 18);
+    // Level 17 is left out: a move from 18 seeds takes none or at least 2.
+    assert_eq!(
+        solved["built_in_memory"]["levels"],
+        serde_json::json!([13, 14, 15, 16, 18])
+    );
 }
 
 #[test]

@@ -22,6 +22,16 @@
 //! **Exactness.** Each level is computed exactly as `db build` computes
 //! it, from exact lower levels, so its bytes are those of the level file
 //! (the tests compare them).
+//!
+//! **Only the levels a search can reach.** A move that takes seeds off the
+//! board takes at least [`Rules::LEAST_TAKEN`] (`tests/unmoves.rs` checks
+//! it on every board of many levels), so from a board of `top` seeds a
+//! search meets boards of `top` seeds and of `top - LEAST_TAKEN` or fewer,
+//! never those in between; and a level's build reads no level above its own
+//! less `LEAST_TAKEN` (`db build` relies on the same). The levels between
+//! are left out ([`Plan::levels`]): Awari's 17 of 13..=18 (21.5 M of
+//! 83.8 M boards), Anywoli's 9 of 9..=10 (28 M of 121 M). A left-out level
+//! holds no byte, and [`Extended::gain`] does not answer for it.
 
 use super::build::Progress;
 use super::build_all::{plan as plan_level, Method, Way};
@@ -53,6 +63,9 @@ pub struct Plan {
     pub from: usize,
     /// The last level to build.
     pub top: usize,
+    /// The levels to build, in increasing order: `from..=top` less those
+    /// no search from a board of `top` seeds can reach (module docs).
+    pub levels: Vec<usize>,
     /// Boards of the levels to build, in all.
     pub boards: u64,
     /// Bytes at the peak of the builds (see the module docs).
@@ -96,21 +109,31 @@ impl Plan {
     }
 }
 
+/// The levels of `R` a search from a board of `top` seeds can meet, from
+/// `from` on: `top`, and those of `top - LEAST_TAKEN` seeds or fewer
+/// (module docs).
+pub fn reachable_levels<R: Rules>(from: usize, top: usize) -> Vec<usize> {
+    let below = (top + 1).saturating_sub(R::LEAST_TAKEN.max(1));
+    (from..below).chain((from..=top).last()).collect()
+}
+
 /// The plan of the levels of `R` with `n` pits a row from `from` (the
 /// first level the database does not hold; 0 without one) to `top`, the
-/// way `db build` would build each within `memory_bytes`; `None` when a
+/// way `db build` would build each within `memory_bytes`, leaving out
+/// those no search from `top` meets ([`reachable_levels`]); `None` when a
 /// level has more boards than a machine can count, or the peak exceeds
 /// `memory_bytes`.
 pub fn plan<R: Rules>(n: usize, from: usize, top: usize, memory_bytes: u64) -> Option<Plan> {
     let mut plan = Plan {
         from,
         top,
+        levels: reachable_levels::<R>(from, top),
         boards: 0,
         peak_bytes: 0,
         kept_bytes: 0,
         thread_seconds: 0.0,
     };
-    for k in from..=top {
+    for &k in &plan.levels {
         let entries = Indexer::new(2 * n, k).ok()?.count();
         // Working memory, the copy of the gains, and the levels kept so far.
         let room = memory_bytes.checked_sub(entries + plan.kept_bytes)?;
@@ -153,7 +176,8 @@ pub struct Extended {
     base: Option<Arc<Database>>,
     /// The first level held here.
     from: usize,
-    /// Levels `from..`, one byte a board (two's complement gain) by rank.
+    /// Levels `from..`, one byte a board (two's complement gain) by rank;
+    /// no byte for a level left out.
     levels: Vec<(Indexer, Vec<u8>)>,
 }
 
@@ -187,6 +211,12 @@ impl Extended {
         };
         for k in plan.from..=plan.top {
             let ix = Indexer::new(2 * n, k).map_err(|_| ExtendError::NoMemory { k })?;
+            if !plan.levels.contains(&k) {
+                // Left out: no search from `plan.top` meets it, and no
+                // build of a level the plan holds reads it.
+                ext.levels.push((ix, Vec::new()));
+                continue;
+            }
             let entries = ix.count();
             let kept: u64 = ext.levels.iter().map(|(_, b)| b.len() as u64).sum();
             let room = memory_bytes
@@ -254,7 +284,8 @@ impl Tablebase for Extended {
             return self.base.as_ref()?.gain(pos);
         }
         let (ix, bytes) = self.levels.get(k - self.from)?;
-        Some(i32::from(bytes[canonical_rank(ix, pos) as usize] as i8))
+        let byte = bytes.get(canonical_rank(ix, pos) as usize)?;
+        Some(i32::from(*byte as i8))
     }
     #[inline]
     fn prefetch(&self, pos: &Position) {
@@ -264,7 +295,9 @@ impl Tablebase for Extended {
                 Tablebase::prefetch(db.as_ref(), pos);
             }
         } else if let Some((ix, bytes)) = self.levels.get(k - self.from) {
-            crate::mem::prefetch(&bytes[canonical_rank(ix, pos) as usize]);
+            if let Some(byte) = bytes.get(canonical_rank(ix, pos) as usize) {
+                crate::mem::prefetch(byte);
+            }
         }
     }
 }
@@ -309,13 +342,19 @@ mod tests {
         let progress = Progress::default();
         let ext = Extended::build::<R>(n, low, &plan, 1 << 30, &progress, &stop).unwrap();
         assert_eq!((ext.from(), ext.max_seeds()), (from, top));
+        assert_eq!(plan.levels, reachable_levels::<R>(from, top));
         for k in 0..=top {
-            assert_eq!(
-                ext.level(k).bytes,
-                full.level(k).unwrap().bytes,
-                "{} level {k}",
-                R::NAME
-            );
+            let file = full.level(k).unwrap().bytes;
+            if k < from || plan.levels.contains(&k) {
+                assert_eq!(ext.level(k).bytes, file, "{} level {k}", R::NAME);
+            } else {
+                // Left out: no byte, and no answer for its boards.
+                assert!(ext.level(k).bytes.is_empty(), "{} level {k}", R::NAME);
+                let mut board = vec![0u8; 2 * n];
+                board[0] = k as u8;
+                let pos = Position::from_board(n, &board);
+                assert_eq!(ext.gain(&pos), None);
+            }
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -331,8 +370,32 @@ mod tests {
     }
 
     #[test]
+    fn levels_left_out_are_read_by_no_build() {
+        // Anywoli takes fours: from 11 seeds, levels 8 to 10 are left out,
+        // and the build of level 11 reads none of them.
+        agrees::<crate::games::Anywoli>(3, Some(3), 11);
+    }
+
+    #[test]
     fn without_a_database_the_levels_start_at_zero() {
         agrees::<Awari>(3, None, 7);
+    }
+
+    #[test]
+    fn the_levels_between_the_top_and_its_least_capture_are_left_out() {
+        use crate::games::Anywoli;
+        assert_eq!(reachable_levels::<Awari>(13, 18), [13, 14, 15, 16, 18]);
+        assert_eq!(reachable_levels::<Anywoli>(9, 10), [10]);
+        assert_eq!(reachable_levels::<Anywoli>(9, 14), [9, 10, 14]);
+        assert_eq!(reachable_levels::<Dakon>(9, 12), [9, 10, 11, 12]);
+        assert_eq!(reachable_levels::<Awari>(5, 5), [5]);
+        assert_eq!(reachable_levels::<Awari>(0, 1), [1]);
+        let p = plan::<Awari>(6, 13, 18, 1 << 31).unwrap();
+        let full: u64 = (13..=18)
+            .map(|k| Indexer::new(12, k).unwrap().count())
+            .sum();
+        let left_out = Indexer::new(12, 17).unwrap().count();
+        assert_eq!(p.boards, full - left_out);
     }
 
     #[test]

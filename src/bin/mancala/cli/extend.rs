@@ -12,12 +12,15 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// Levels a search built in memory.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Built {
     /// The first level built.
     pub from: usize,
     /// The last level built.
     pub top: usize,
+    /// The levels built: `from..=top` less those no search from the
+    /// position meets (`mancala::db::extend::reachable_levels`).
+    pub levels: Vec<usize>,
     /// Boards built, in all.
     pub boards: u64,
     /// Seconds of the builds.
@@ -101,14 +104,19 @@ pub fn run<T: Send>(
     let built = Built {
         from: plan.from,
         top: plan.top,
+        levels: plan.levels.clone(),
         boards: plan.boards,
         seconds: started.elapsed().as_secs_f64(),
     };
     if !args.quiet {
         eprintln!(
-            "note: levels {} to {} built in memory ({} boards, {} MiB, {:.1} s)",
-            built.from,
-            built.top,
+            "note: {} {} built in memory ({} boards, {} MiB, {:.1} s)",
+            if built.levels.len() == 1 {
+                "level"
+            } else {
+                "levels"
+            },
+            level_ranges(&built.levels),
             built.boards,
             plan.kept_bytes.div_ceil(1 << 20),
             built.seconds
@@ -201,15 +209,55 @@ fn build(
     })
 }
 
-/// The JSON of the levels built in memory: `{"from", "top", "boards",
-/// "seconds"}`, or `null` when none were.
+/// Levels in increasing order as ranges: `13 to 16 and 18`.
+fn level_ranges(levels: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &k in levels {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == k => *end = k,
+            _ => runs.push((k, k)),
+        }
+    }
+    let text: Vec<String> = runs
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a} to {b}")
+            }
+        })
+        .collect();
+    match text.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => text.concat(),
+    }
+}
+
+/// The JSON of the levels built in memory: `{"from", "top", "levels",
+/// "boards", "seconds"}`, or `null` when none were.
 pub fn json(built: Option<Built>) -> serde_json::Value {
     built.map_or(serde_json::Value::Null, |b| {
         serde_json::json!({
             "from": b.from,
             "top": b.top,
+            "levels": b.levels,
             "boards": b.boards,
             "seconds": b.seconds,
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::level_ranges;
+
+    #[test]
+    fn levels_read_as_ranges() {
+        assert_eq!(level_ranges(&[13, 14, 15, 16, 18]), "13 to 16 and 18");
+        assert_eq!(level_ranges(&[10]), "10");
+        assert_eq!(level_ranges(&[9, 10, 14]), "9 to 10 and 14");
+        assert_eq!(level_ranges(&[1, 3, 5]), "1, 3 and 5");
+        assert_eq!(level_ranges(&[0, 1, 2]), "0 to 2");
+    }
 }
