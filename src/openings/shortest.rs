@@ -79,6 +79,15 @@
 //! that are not remembered: met again, they are searched again, so the
 //! proof stands), phase 2 one per board of its layers; when phase 2 passes
 //! `max_boards`, it stops (the result is then not proved).
+//!
+//! **Deadline.** Every phase, the exhaustive endings included, looks at
+//! the clock and the stop flag every `CHECK_EVERY` positions expanded
+//! (a position of the endings on the wide boards can take a
+//! millisecond), and the endings run by the beams stop at the beams' two
+//! thirds of the time. The boards remembered (by the depth-first walks,
+//! the endings and phase 2) are kept in `SHARDS` hash maps, not one: a map
+//! grows by rehashing all it holds at once, which for 7 million wide
+//! boards took 6.5 s, past the deadline; a shard grows alone.
 
 use super::{Count, Wins};
 use crate::games::{Move, MoveList, Rules};
@@ -86,7 +95,7 @@ use crate::position::{Position, MAX_PITS};
 use crate::side::Side;
 use crate::wide::{WideDakon, WidePosition};
 use std::collections::{HashMap, HashSet};
-use std::hash::Hash;
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -284,6 +293,13 @@ const ENDGAME_SLACK: u32 = 4;
 /// Positions one exhaustive endgame search may expand.
 const ENDGAME_NODES: u64 = 5_000;
 
+/// Nodes between two looks at the clock and the stop flag. A node of the
+/// exhaustive endings on the wide boards can take a millisecond (a move
+/// relays its seeds round the board lap after lap): 1,024 nodes between
+/// looks let the endings run a second or more past the deadline, 16 cost
+/// one reading of the clock (some 25 ns) per 16 expansions.
+const CHECK_EVERY: u64 = 16;
+
 /// Widest beam tried.
 const MAX_BEAM: usize = 1 << 18;
 
@@ -370,6 +386,89 @@ impl<B> Found<B> {
     }
 }
 
+/// Shards of a [`Shards`] table.
+const SHARDS: usize = 64;
+
+/// The hash of a key that picks its shard (FxHash's mixing: a multiply
+/// per 8 bytes, far cheaper than the shard's own hash of the key).
+#[derive(Default)]
+struct ShardHasher(u64);
+
+impl ShardHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for ShardHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.add(u64::from_le_bytes(w.try_into().expect("8 bytes")));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut w = [0; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A hash map of the boards a search remembers, cut into [`SHARDS`] maps
+/// by a hash of the key: a map grows by rehashing all of its entries at
+/// once, and one map of 7 million wide boards took 6.5 s to grow, past
+/// the deadline (`dakon:22x22` strong, `--stop-after 60`: 68.8 s); a
+/// shard holds a [`SHARDS`]th of the boards, so growing it takes a
+/// [`SHARDS`]th of that. Only lookups and insertions: its order is never
+/// seen, so the search does what one map would.
+struct Shards<K, V> {
+    maps: Vec<HashMap<K, V>>,
+    len: usize,
+}
+
+impl<K: Eq + Hash, V> Shards<K, V> {
+    fn new() -> Self {
+        Shards {
+            maps: (0..SHARDS).map(|_| HashMap::new()).collect(),
+            len: 0,
+        }
+    }
+
+    fn shard(&mut self, key: &K) -> &mut HashMap<K, V> {
+        let h = BuildHasherDefault::<ShardHasher>::default().hash_one(key);
+        // By the high bits: the multiply mixes every word into them.
+        &mut self.maps[((u128::from(h) * SHARDS as u128) >> 64) as usize]
+    }
+
+    /// Entries held.
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn get_mut(&mut self, key: &K) -> Option<&mut V> {
+        self.shard(key).get_mut(key)
+    }
+
+    fn contains(&mut self, key: &K) -> bool {
+        self.shard(key).contains_key(key)
+    }
+
+    /// Inserts `key` (with `value`); true when it was not there.
+    fn insert(&mut self, key: K, value: V) -> bool {
+        let new = self.shard(&key).insert(key, value).is_none();
+        self.len += usize::from(new);
+        new
+    }
+}
+
+/// The boards the exhaustive endings proved lost (see [`Search::endgame`]).
+type Lost<K> = Shards<K, ()>;
+
 /// The search's shared state.
 struct Search<'a, G: TurnGame> {
     options: &'a Options,
@@ -397,17 +496,22 @@ impl<'a, G: TurnGame> Search<'a, G> {
 }
 
 impl<G: TurnGame> Search<'_, G> {
-    /// Counts a node, and every 1024 nodes checks the deadline and the
-    /// stop flag; true when the search must stop.
+    /// Counts a node, and every [`CHECK_EVERY`] nodes checks the deadline
+    /// and the stop flag; true when the search must stop.
     fn tick(&mut self) -> bool {
         let n = self.progress.nodes.fetch_add(1, Ordering::Relaxed);
-        if n.is_multiple_of(1024) {
+        if n.is_multiple_of(CHECK_EVERY) {
             let late = self.options.time.is_some_and(|t| self.start.elapsed() >= t);
             if late || self.progress.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
         }
         self.stopped
+    }
+
+    /// Whether `until` (a phase's own limit) has passed.
+    fn late(&self, until: Option<Duration>) -> bool {
+        until.is_some_and(|t| self.start.elapsed() >= t)
     }
 
     fn best_len(&self) -> usize {
@@ -440,7 +544,7 @@ impl<G: TurnGame> Search<'_, G> {
         struct Frame<B> {
             children: Vec<(Move, B)>,
         }
-        let mut seen: HashMap<G::Key, usize> = HashMap::new();
+        let mut seen: Shards<G::Key, usize> = Shards::new();
         seen.insert(G::key(root), 0);
         let mut path: Vec<Move> = Vec::new();
         let mut stack: Vec<Frame<G::Board>> = Vec::new();
@@ -450,7 +554,7 @@ impl<G: TurnGame> Search<'_, G> {
         let expand = |s: &mut Self,
                       b: &G::Board,
                       path: &[Move],
-                      seen: &mut HashMap<G::Key, usize>,
+                      seen: &mut Shards<G::Key, usize>,
                       moves: &mut Vec<(Move, G::Board)>| {
             G::moves(b, moves);
             let depth = path.len();
@@ -494,7 +598,7 @@ impl<G: TurnGame> Search<'_, G> {
                 path.pop();
                 continue;
             };
-            if self.tick() || until.is_some_and(|t| self.start.elapsed() >= t) {
+            if self.tick() || self.late(until) {
                 return false;
             }
             if first_only
@@ -529,7 +633,7 @@ impl<G: TurnGame> Search<'_, G> {
         root: &G::Board,
         width: usize,
         until: Option<Duration>,
-        lost: &mut HashSet<G::Key>,
+        lost: &mut Lost<G::Key>,
     ) -> bool {
         let mut layers: Vec<Vec<(u32, Move)>> = Vec::new();
         let mut layer: Vec<G::Board> = vec![root.clone()];
@@ -537,12 +641,11 @@ impl<G: TurnGame> Search<'_, G> {
         let mut found = false;
         let total = G::south_captured(root) + G::on_board(root);
         let near = ENDGAME_SLACK.saturating_mul(total.saturating_sub(self.options.need));
-        let late = |s: &Self| until.is_some_and(|t| s.start.elapsed() >= t);
         while !layer.is_empty() && layers.len() + 1 < self.best_len() {
             let mut seen: HashSet<G::Key> = HashSet::new();
             let mut next: Vec<(i64, u32, Move, G::Board)> = Vec::new();
             for (i, b) in layer.iter().enumerate() {
-                if self.tick() || late(self) {
+                if self.tick() || self.late(until) {
                     return found;
                 }
                 G::moves(b, &mut moves);
@@ -574,12 +677,14 @@ impl<G: TurnGame> Search<'_, G> {
                 continue;
             }
             for (i, b) in layer.iter().enumerate() {
-                if G::on_board(b) > near || late(self) {
+                if G::on_board(b) > near || self.late(until) {
                     continue;
                 }
                 let mut tail = Vec::new();
                 let mut budget = ENDGAME_NODES;
-                if let Some(Some((after, score))) = self.endgame(b, &mut tail, &mut budget, lost) {
+                if let Some(Some((after, score))) =
+                    self.endgame(b, &mut tail, &mut budget, until, lost)
+                {
                     let mut p = Self::path(&layers, i);
                     tail.reverse();
                     p.extend(tail);
@@ -623,12 +728,11 @@ impl<G: TurnGame> Search<'_, G> {
         root: &G::Board,
         width: usize,
         until: Option<Duration>,
-        lost: &mut HashSet<G::Key>,
+        lost: &mut Lost<G::Key>,
     ) -> bool {
         let base = G::south_captured(root);
         let total = base + G::on_board(root);
         let near = ENDGAME_SLACK.saturating_mul(total.saturating_sub(self.options.need));
-        let late = |s: &Self| until.is_some_and(|t| s.start.elapsed() >= t);
         // A waiting board: its lead, its parent in `tree`, the move from
         // it, its number of moves, the board.
         type Waiting<B> = (i64, u32, Move, u32, B);
@@ -662,7 +766,7 @@ impl<G: TurnGame> Search<'_, G> {
                 if !seen.insert(G::key(&b)) || depth as usize + 1 >= self.best_len() {
                     continue;
                 }
-                if self.tick() || late(self) {
+                if self.tick() || self.late(until) {
                     return found;
                 }
                 let at = if level == 0 {
@@ -675,7 +779,7 @@ impl<G: TurnGame> Search<'_, G> {
                     let mut tail = Vec::new();
                     let mut budget = ENDGAME_NODES;
                     if let Some(Some((after, score))) =
-                        self.endgame(&b, &mut tail, &mut budget, lost)
+                        self.endgame(&b, &mut tail, &mut budget, until, lost)
                     {
                         let mut p = path(&tree, at);
                         tail.reverse();
@@ -736,20 +840,22 @@ impl<G: TurnGame> Search<'_, G> {
     /// score)))` when some continuation wins (its moves pushed on `tail`,
     /// last move first), `Some(None)` when none does (then `b` is added to
     /// `lost`, and the boards of `lost` are not searched again), `None`
-    /// when the budget ran out or the search must stop.
+    /// when the budget ran out, `until` (the calling phase's limit)
+    /// passed, or the search must stop.
     #[allow(clippy::type_complexity)]
     fn endgame(
         &mut self,
         b: &G::Board,
         tail: &mut Vec<Move>,
         budget: &mut u64,
-        lost: &mut HashSet<G::Key>,
+        until: Option<Duration>,
+        lost: &mut Lost<G::Key>,
     ) -> Option<Option<(G::Board, u32)>> {
         let key = G::key(b);
         if lost.contains(&key) {
             return Some(None);
         }
-        if *budget == 0 || self.tick() {
+        if *budget == 0 || self.tick() || (budget.is_multiple_of(CHECK_EVERY) && self.late(until)) {
             return None;
         }
         *budget -= 1;
@@ -768,7 +874,7 @@ impl<G: TurnGame> Search<'_, G> {
         }
         let mut complete = true;
         for (m, c) in next {
-            match self.endgame(&c, tail, budget, lost) {
+            match self.endgame(&c, tail, budget, until, lost) {
                 Some(Some(win)) => {
                     tail.push(m);
                     return Some(Some(win));
@@ -778,7 +884,7 @@ impl<G: TurnGame> Search<'_, G> {
             }
         }
         if complete {
-            lost.insert(key);
+            lost.insert(key, ());
             Some(None)
         } else {
             None
@@ -791,8 +897,8 @@ impl<G: TurnGame> Search<'_, G> {
         // layer before and the move from it.
         let mut layers: Vec<Vec<(u32, Move)>> = Vec::new();
         let mut layer: Vec<G::Board> = vec![root.clone()];
-        let mut seen: HashSet<G::Key> = HashSet::new();
-        seen.insert(G::key(root));
+        let mut seen: Shards<G::Key, ()> = Shards::new();
+        seen.insert(G::key(root), ());
         let mut moves = Vec::new();
         let mut depth = 0;
         loop {
@@ -826,7 +932,7 @@ impl<G: TurnGame> Search<'_, G> {
                         }
                         Some(_) => {}
                         None => {
-                            if seen.insert(G::key(&c)) {
+                            if seen.insert(G::key(&c), ()) {
                                 next.push(c);
                                 links.push((i as u32, m));
                             }
@@ -862,7 +968,7 @@ pub fn shortest<G: TurnGame>(
     if !proved && !s.stopped && s.best.is_none() {
         let until = options.time.map(|t| t * 2 / 3);
         let mut width = 16;
-        let mut lost = HashSet::new();
+        let mut lost = Lost::new();
         while width <= MAX_BEAM && !s.stopped && until.is_none_or(|t| s.start.elapsed() < t) {
             if s.beam(root, width, until, &mut lost) {
                 break;
@@ -1000,7 +1106,7 @@ mod tests {
         };
         let progress = Progress::default();
         let mut s = Search::<Engine<Dakon>>::new(&options, &progress);
-        let mut lost = HashSet::new();
+        let mut lost = Lost::new();
         // Boards checked without and with a win.
         let mut checked = [0; 2];
         let mut b = start;
@@ -1017,7 +1123,7 @@ mod tests {
                 let mut tail = Vec::new();
                 let mut budget = u64::MAX;
                 let got = s
-                    .endgame(&board, &mut tail, &mut budget, &mut lost)
+                    .endgame(&board, &mut tail, &mut budget, None, &mut lost)
                     .unwrap();
                 assert_eq!(
                     got.is_some(),
@@ -1055,7 +1161,7 @@ mod tests {
             let progress = Progress::default();
             let mut s = Search::<Engine<Dakon>>::new(&options, &progress);
             let start = Position::start(n, n);
-            let mut lost = HashSet::new();
+            let mut lost = Lost::new();
             let mut width = 16;
             while !s.sweep(&start, width, None, &mut lost) {
                 width *= 2;
@@ -1071,6 +1177,108 @@ mod tests {
             assert_eq!(Engine::<Dakon>::turn_over(&p), Some(best.score));
             assert!(best.score >= need && s.closest >= need);
         }
+    }
+
+    /// A game whose every expansion takes [`Slow::COST`], like the
+    /// endings of the wide boards, where a move relays its seeds lap after
+    /// lap: boards are the chains of moves 1 and 2 (a bit each, after a
+    /// leading 1), each move stores a seed, and the turn ends after
+    /// [`Slow::DEPTH`] moves with a score of `DEPTH` (every chain wins)
+    /// or 0 (none does).
+    struct Slow<const WINS: bool>;
+
+    impl<const WINS: bool> Slow<WINS> {
+        const COST: Duration = Duration::from_millis(5);
+        const DEPTH: u32 = 20;
+
+        fn depth(b: &u64) -> u32 {
+            63 - b.leading_zeros()
+        }
+    }
+
+    impl<const WINS: bool> TurnGame for Slow<WINS> {
+        type Board = u64;
+        type Key = u64;
+
+        fn key(b: &u64) -> u64 {
+            *b
+        }
+
+        fn moves(b: &u64, out: &mut Vec<(Move, u64)>) {
+            std::thread::sleep(Self::COST);
+            out.clear();
+            out.extend([(Move::Pit(1), 2 * b), (Move::Pit(2), 2 * b + 1)]);
+        }
+
+        fn turn_over(b: &u64) -> Option<u32> {
+            (Self::depth(b) == Self::DEPTH).then_some(if WINS { Self::DEPTH } else { 0 })
+        }
+
+        fn south_captured(b: &u64) -> u32 {
+            Self::depth(b)
+        }
+
+        fn ready(_: &u64) -> u32 {
+            0
+        }
+
+        fn away(_: &u64) -> u32 {
+            0
+        }
+
+        fn on_board(b: &u64) -> u32 {
+            Self::DEPTH - Self::depth(b)
+        }
+    }
+
+    #[test]
+    fn slow_expansions_stop_at_the_deadline() {
+        // 5 ms a node: with 1,024 nodes between looks at the clock, the
+        // endings (no chain wins: depth-first, beams and sweeps, every
+        // board near the goal) and the breadth-first layers (every chain
+        // wins: the first found is 20 moves, the layers would take 2^20
+        // nodes to prove it) ran until the 1,024th node, 5 s, past a 2 s
+        // deadline.
+        let budget = Duration::from_secs(2);
+        let options = Options {
+            need: 10,
+            time: Some(budget),
+            max_boards: 1 << 20,
+        };
+        let limit = budget + Duration::from_millis(1500);
+        let start = Instant::now();
+        let f = shortest::<Slow<false>>(&1, &options, &Progress::default());
+        let took = start.elapsed();
+        assert!(took < limit, "no win: {took:?}");
+        assert!(f.best.is_none() && !f.proved && f.seconds < limit.as_secs_f64());
+        let start = Instant::now();
+        let f = shortest::<Slow<true>>(&1, &options, &Progress::default());
+        let took = start.elapsed();
+        assert!(took < limit, "wins: {took:?}");
+        assert!(!f.proved && f.seconds < limit.as_secs_f64());
+        assert_eq!(f.best.map(|b| b.moves.len()), Some(20));
+    }
+
+    #[test]
+    fn a_shard_grows_alone() {
+        // No insertion rehashes more than an eighth of the entries (one
+        // map rehashes all of them when it grows: seconds for millions of
+        // wide boards), and the keys spread over the shards.
+        let mut lost: Lost<u64> = Lost::new();
+        let capacity = |l: &Lost<u64>| l.maps.iter().map(|m| m.capacity()).sum::<usize>();
+        let n = 1 << 18;
+        let mut before = capacity(&lost);
+        let mut most = 0;
+        for k in 0..n {
+            assert!(lost.insert(k * 0x9e37_79b9, ()));
+            let after = capacity(&lost);
+            most = most.max(after - before);
+            before = after;
+        }
+        assert!(!lost.insert(0, ()) && lost.contains(&(5 * 0x9e37_79b9)));
+        assert_eq!(lost.len(), n as usize);
+        assert!(most <= n as usize / 8, "{most}");
+        assert!(lost.maps.iter().all(|m| m.len() < 2 * n as usize / SHARDS));
     }
 
     #[test]
