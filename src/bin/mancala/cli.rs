@@ -260,10 +260,7 @@ impl SearchArgs {
     /// Whether the user asked the work begun at `begun` to stop: Ctrl-C, or
     /// `--stop-after` seconds past.
     pub fn stop_requested(&self, begun: std::time::Instant) -> bool {
-        INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
-            || self
-                .stop_after
-                .is_some_and(|s| begun.elapsed().as_secs_f64() >= s)
+        stop_due(self.stop_after, begun)
     }
 
     /// Whether progress is shown (stderr a terminal, not `--quiet`).
@@ -303,8 +300,7 @@ impl SearchArgs {
             }
             scope.spawn(|| {
                 while !done.load(Relaxed) {
-                    let late = limit.is_some_and(|s| start.elapsed().as_secs_f64() >= s);
-                    if late || INTERRUPTED.load(Relaxed) {
+                    if stop_due(limit, start) {
                         progress.stop();
                         return;
                     }
@@ -316,6 +312,13 @@ impl SearchArgs {
             result
         })
     }
+}
+
+/// Whether work begun at `begun` must stop: Ctrl-C, or `limit` seconds
+/// past.
+fn stop_due(limit: Option<f64>, begun: std::time::Instant) -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
+        || limit.is_some_and(|s| begun.elapsed().as_secs_f64() >= s)
 }
 
 fn progress_loop(p: &mancala::search::Progress, done: &std::sync::atomic::AtomicBool) {

@@ -56,10 +56,9 @@ pub fn run<T: Send>(
 ) -> Result<Searched<T>, CliError> {
     let begun = Instant::now();
     let db = args.database(variant, pos)?;
-    let probe =
-        |db: &Option<Arc<mancala::db::Database>>| db.clone().map(|d| d as Arc<dyn Tablebase>);
-    let mut solver = args.solver_with(pos, probe(&db), 0)?;
-    let Some(plan) = plan(args, variant, pos, probe(&db).as_deref()) else {
+    let from = db.as_ref().map_or(0, |d| d.max_seeds() + 1);
+    let mut solver = args.solver_with(pos, db.clone().map(|d| d as Arc<dyn Tablebase>), 0)?;
+    let Some(plan) = plan(args, variant, pos, from) else {
         let value = args.with_progress(solver.progress(), || work(&mut solver))?;
         return Ok(Searched {
             value,
@@ -134,14 +133,9 @@ pub fn run<T: Send>(
     })
 }
 
-/// The levels to build for `pos`, when they are wanted and fit.
-fn plan(
-    args: &SearchArgs,
-    variant: &Variant,
-    pos: &Position,
-    db: Option<&dyn Tablebase>,
-) -> Option<Plan> {
-    let from = db.map_or(0, |d| d.max_seeds() + 1);
+/// The levels to build for `pos` from level `from` (the first the
+/// databases do not hold), when they are wanted and fit.
+fn plan(args: &SearchArgs, variant: &Variant, pos: &Position, from: usize) -> Option<Plan> {
     let top = pos.board_seeds();
     let cyclic = dispatch!(variant.game(), R => <R as mancala::Rules>::CYCLIC);
     if !cyclic || top < from || args.extend_bytes() == 0 {
