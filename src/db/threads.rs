@@ -1,10 +1,16 @@
 //! Ranks that are threads of one process, for the tests: the collective
-//! steps of [`Ranks`] through a shared board and a barrier, so that the
-//! builds on several ranks run, with tiny shards and rounds, in unit tests
-//! (and under Miri), with no MPI.
+//! steps of [`Ranks`] through a shared board and a barrier, and the
+//! point-to-point ones through a shared mailbox, so that the builds on
+//! several ranks run, with tiny shards and rounds, in unit tests (and under
+//! Miri), with no MPI.
 
 use super::ranks::Ranks;
-use std::sync::{Barrier, Mutex};
+use std::sync::{Barrier, Condvar, Mutex};
+
+/// A letter in the mailbox: sender, receiver, whether it is a message
+/// ([`Ranks::send_message`]) rather than a transfer ([`Ranks::send`]),
+/// which travel apart as under MPI (two tags), and the bytes.
+type Letter = (usize, usize, bool, Vec<u8>);
 
 /// What the ranks of a run share: each collective step, every rank puts
 /// its part on the board, all wait, each reads what it needs, all wait
@@ -13,6 +19,10 @@ pub(super) struct Board {
     size: usize,
     parts: Mutex<Vec<Vec<Vec<u64>>>>,
     barrier: Barrier,
+    /// Letters sent and not yet taken, in the order sent.
+    mail: Mutex<Vec<Letter>>,
+    /// Signalled at every letter posted.
+    posted: Condvar,
 }
 
 impl Board {
@@ -22,6 +32,8 @@ impl Board {
             size,
             parts: Mutex::new(vec![Vec::new(); size]),
             barrier: Barrier::new(size),
+            mail: Mutex::new(Vec::new()),
+            posted: Condvar::new(),
         }
     }
 
@@ -65,6 +77,33 @@ impl Thread<'_> {
         all
     }
 
+    /// Posts a letter to rank `to`.
+    fn post(&self, to: usize, message: bool, data: &[u8]) {
+        assert!(
+            to < self.board.size && to != self.rank,
+            "a rank sends to another"
+        );
+        let mut mail = self.board.mail.lock().expect("no panic while held");
+        mail.push((self.rank, to, message, data.to_vec()));
+        self.board.posted.notify_all();
+    }
+
+    /// Takes, waiting for it, the first letter to this rank of the kind
+    /// `message` from `from` (any sender when `None`).
+    fn take(&self, from: Option<usize>, message: bool) -> (usize, Vec<u8>) {
+        let mut mail = self.board.mail.lock().expect("no panic while held");
+        loop {
+            let mine = mail.iter().position(|&(f, t, m, _)| {
+                t == self.rank && m == message && from.is_none_or(|x| x == f)
+            });
+            if let Some(i) = mine {
+                let (f, _, _, data) = mail.remove(i);
+                return (f, data);
+            }
+            mail = self.board.posted.wait(mail).expect("no panic while held");
+        }
+    }
+
     fn each(&self, x: u64) -> Vec<u64> {
         self.all(vec![vec![x]]).iter().map(|p| p[0][0]).collect()
     }
@@ -101,16 +140,60 @@ impl Ranks for Thread<'_> {
             *b = w as u16;
         }
     }
-    fn send(&self, _to: usize, _data: &[u8]) {
-        unimplemented!("the tests' ranks only take collective steps")
+    fn send(&self, to: usize, data: &[u8]) {
+        self.post(to, false, data);
     }
-    fn receive(&self, _from: usize, _out: &mut [u8]) {
-        unimplemented!("the tests' ranks only take collective steps")
+    fn receive(&self, from: usize, out: &mut [u8]) {
+        let (_, data) = self.take(Some(from), false);
+        assert_eq!(data.len(), out.len(), "received as long as sent");
+        out.copy_from_slice(&data);
     }
-    fn send_message(&self, _to: usize, _data: &[u8]) {
-        unimplemented!("the tests' ranks only take collective steps")
+    fn send_message(&self, to: usize, data: &[u8]) {
+        self.post(to, true, data);
     }
-    fn receive_message(&self, _from: Option<usize>) -> (usize, Vec<u8>) {
-        unimplemented!("the tests' ranks only take collective steps")
+    fn receive_message(&self, from: Option<usize>) -> (usize, Vec<u8>) {
+        self.take(from, true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_arrive_in_order_and_apart_from_messages() {
+        let got = Board::run(3, |r| {
+            let me = r.rank() as u8;
+            if r.rank() != 0 {
+                // Two transfers, then a message, to rank 0.
+                r.send(0, &[me, 1]);
+                r.send(0, &[me, 2, 2]);
+                r.send_message(0, &[me]);
+                return Vec::new();
+            }
+            let mut seen = Vec::new();
+            // Messages first: they do not wait behind the transfers.
+            let mut senders: Vec<u8> = (0..2)
+                .map(|_| {
+                    let (from, m) = r.receive_message(None);
+                    assert_eq!(m, [from as u8]);
+                    from as u8
+                })
+                .collect();
+            senders.sort_unstable();
+            seen.push(senders);
+            for from in [2, 1] {
+                let mut a = [0u8; 2];
+                r.receive(from, &mut a);
+                let mut b = [0u8; 3];
+                r.receive(from, &mut b);
+                seen.push(a.iter().chain(&b).copied().collect());
+            }
+            seen
+        });
+        assert_eq!(
+            got[0],
+            [vec![1, 2], vec![2, 1, 2, 2, 2], vec![1, 1, 1, 2, 2]]
+        );
     }
 }
