@@ -413,23 +413,29 @@ fn a_checkpoint_of_another_count_or_damaged_is_refused() {
     }
 }
 
+/// What a plain walk counts for one criterion: (turns, winning, shortest
+/// and longest winning).
+type Tally = (u64, u64, u32, u32);
+
 /// Counts the first turns from `p` with the plain rules, without keeping
-/// them: (turns, winning under `need`, shortest and longest winning).
-fn plain_count(game: &str, p: &PlainPos, len: u32, need: u32, acc: &mut (u64, u64, u32, u32)) {
+/// them, for each criterion of `needs` at once (one walk, one tally each).
+fn plain_count(game: &str, p: &PlainPos, len: u32, needs: &[u32], acc: &mut [Tally]) {
     for (_, child) in plain::children(game, p) {
         let score = match plain::terminal(game, &child) {
             Some(fin) => fin[0],
             None if child.south_to_move => {
-                plain_count(game, &child, len + 1, need, acc);
+                plain_count(game, &child, len + 1, needs, acc);
                 continue;
             }
             None => child.captured[0],
         };
-        acc.0 += 1;
-        if score >= need {
-            acc.1 += 1;
-            acc.2 = acc.2.min(len + 1);
-            acc.3 = acc.3.max(len + 1);
+        for (&need, acc) in needs.iter().zip(acc.iter_mut()) {
+            acc.0 += 1;
+            if score >= need {
+                acc.1 += 1;
+                acc.2 = acc.2.min(len + 1);
+                acc.3 = acc.3.max(len + 1);
+            }
         }
     }
 }
@@ -439,15 +445,20 @@ fn dakon_6_counts_match_a_plain_walk() {
     // 7.7 million first turns: cut into jobs for real, walked plainly.
     let (game, n, s) = plain::parse_game("dakon:6x6");
     let start = plain::start(&game, n, s);
-    let mut want = Vec::new();
-    for (label, need) in [("# strong: ", 72 - 6), ("# ", 72 / 2 + 1)] {
-        let mut acc = (0, 0, u32::MAX, 0);
-        plain_count(&game, &start, 0, need, &mut acc);
-        want.push(format!(
-            "{label}winning {} of {} first turns, shortest {}, longest {}",
-            acc.1, acc.0, acc.2, acc.3
-        ));
-    }
+    let labels = ["# strong: ", "# "];
+    let needs = [72 - 6, 72 / 2 + 1];
+    let mut acc = [(0, 0, u32::MAX, 0); 2];
+    plain_count(&game, &start, 0, &needs, &mut acc);
+    let want: Vec<String> = labels
+        .iter()
+        .zip(acc)
+        .map(|(label, acc)| {
+            format!(
+                "{label}winning {} of {} first turns, shortest {}, longest {}",
+                acc.1, acc.0, acc.2, acc.3
+            )
+        })
+        .collect();
     let got = mancala(&[
         "openings",
         "--game",

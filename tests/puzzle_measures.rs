@@ -618,6 +618,8 @@ fn the_booklet_states_what_the_databases_say() {
         o,
         "--per-grade",
         "1",
+        "--sample",
+        "600",
         "--quiet",
     ]);
     assert!(!out.join("stale.svg").exists());
