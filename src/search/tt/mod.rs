@@ -303,6 +303,19 @@ impl Table {
         }
     }
 
+    /// Every key of the part in use with true bounds (not a guess), and
+    /// what a probe of it shows: for tests that check what a search left.
+    #[cfg(test)]
+    pub(crate) fn true_entries(&self) -> Vec<(PackedBoard, Stored)> {
+        let live = self.live_mask.load(Ordering::Relaxed);
+        (0..=live)
+            .flat_map(|b| self.bucket_at(b))
+            .filter_map(|e| e.read())
+            .filter(|&(_, d)| d & VALID != 0 && d & GUESS == 0)
+            .map(|(k, d)| (PackedBoard(k), Stored::unpack(d)))
+            .collect()
+    }
+
     /// Size in bytes (the ceiling; see [`Table::live_bytes`]).
     pub fn bytes(&self) -> usize {
         self.entries.len() * ENTRY_BYTES
