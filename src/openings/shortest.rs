@@ -293,6 +293,20 @@ const ENDGAME_SLACK: u32 = 4;
 /// Positions one exhaustive endgame search may expand.
 const ENDGAME_NODES: u64 = 5_000;
 
+/// Experiment knobs (temporary).
+pub(crate) fn knob(name: &str, default: i64) -> i64 {
+    static K: std::sync::OnceLock<std::sync::Mutex<HashMap<String, i64>>> =
+        std::sync::OnceLock::new();
+    let m = K.get_or_init(Default::default);
+    let mut m = m.lock().unwrap();
+    *m.entry(name.to_string()).or_insert_with(|| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    })
+}
+
 /// Nodes between two looks at the clock and the stop flag. A node of the
 /// exhaustive endings on the wide boards can take a millisecond (a move
 /// relays its seeds round the board lap after lap): 1,024 nodes between
@@ -478,6 +492,17 @@ struct Search<'a, G: TurnGame> {
     first: Option<f64>,
     stopped: bool,
     closest: u32,
+    /// Moves from the root of the whole search to the root of the running
+    /// sweep (empty but in [`Self::restarts`]).
+    prefix: Vec<Move>,
+    /// Moves from the running sweep's root to the root of the running
+    /// endings ([`Self::endgame`]), then the endings' own moves so far.
+    tail_path: Option<Vec<Move>>,
+    /// The best turn that ended without winning, seen by the sweeps and
+    /// their endings: its moves from the root and its score.
+    near: Option<(Vec<Move>, u32)>,
+    /// Positions one exhaustive ending of a sweep may expand.
+    sweep_endgame: u64,
 }
 
 impl<'a, G: TurnGame> Search<'a, G> {
@@ -491,6 +516,10 @@ impl<'a, G: TurnGame> Search<'a, G> {
             first: None,
             stopped: false,
             closest: 0,
+            prefix: Vec::new(),
+            tail_path: None,
+            near: None,
+            sweep_endgame: ENDGAME_NODES,
         }
     }
 }
@@ -519,6 +548,13 @@ impl<G: TurnGame> Search<'_, G> {
     }
 
     fn record(&mut self, moves: Vec<Move>, after: G::Board, score: u32) {
+        let moves = if self.prefix.is_empty() {
+            moves
+        } else {
+            let mut p = self.prefix.clone();
+            p.extend(moves);
+            p
+        };
         self.closest = self.closest.max(score);
         self.first
             .get_or_insert_with(|| self.start.elapsed().as_secs_f64());
@@ -530,6 +566,18 @@ impl<G: TurnGame> Search<'_, G> {
             after,
             score,
         });
+    }
+
+    /// Notes a turn that ended with `score` after the moves `prefix`,
+    /// `path` and `last`, when it is the best non-winning one yet.
+    fn near_miss(&mut self, path: &[Move], last: Move, score: u32) {
+        self.closest = self.closest.max(score);
+        if self.near.as_ref().is_none_or(|n| score > n.1) {
+            let mut p = self.prefix.clone();
+            p.extend_from_slice(path);
+            p.push(last);
+            self.near = Some((p, score));
+        }
     }
 
     /// Phase 1; true when it explored every chain (its best is proved).
@@ -640,7 +688,8 @@ impl<G: TurnGame> Search<'_, G> {
         let mut moves = Vec::new();
         let mut found = false;
         let total = G::south_captured(root) + G::on_board(root);
-        let near = ENDGAME_SLACK.saturating_mul(total.saturating_sub(self.options.need));
+        let near = (knob("K_SLACK", ENDGAME_SLACK as i64) as u32)
+            .saturating_mul(total.saturating_sub(self.options.need));
         while !layer.is_empty() && layers.len() + 1 < self.best_len() {
             let mut seen: HashSet<G::Key> = HashSet::new();
             let mut next: Vec<(i64, u32, Move, G::Board)> = Vec::new();
@@ -681,7 +730,7 @@ impl<G: TurnGame> Search<'_, G> {
                     continue;
                 }
                 let mut tail = Vec::new();
-                let mut budget = ENDGAME_NODES;
+                let mut budget = knob("K_EGN", ENDGAME_NODES as i64) as u64;
                 if let Some(Some((after, score))) =
                     self.endgame(b, &mut tail, &mut budget, until, lost)
                 {
@@ -702,7 +751,9 @@ impl<G: TurnGame> Search<'_, G> {
     /// The rank of a board beyond its captured seeds: [`BEAM_READY`] a
     /// ready pit, minus [`BEAM_AWAY`] a seed on North's row.
     fn lead(b: &G::Board) -> i64 {
-        BEAM_READY * i64::from(G::ready(b)) - BEAM_AWAY * i64::from(G::away(b))
+        static W: std::sync::OnceLock<(i64, i64)> = std::sync::OnceLock::new();
+        let w = W.get_or_init(|| (knob("K_READY", BEAM_READY), knob("K_AWAY", BEAM_AWAY)));
+        w.0 * i64::from(G::ready(b)) - w.1 * i64::from(G::away(b))
     }
 
     /// The widest sweep whose levels fit in [`SWEEP_BYTES`] from `root`.
@@ -732,7 +783,8 @@ impl<G: TurnGame> Search<'_, G> {
     ) -> bool {
         let base = G::south_captured(root);
         let total = base + G::on_board(root);
-        let near = ENDGAME_SLACK.saturating_mul(total.saturating_sub(self.options.need));
+        let near = (knob("K_SLACK", ENDGAME_SLACK as i64) as u32)
+            .saturating_mul(total.saturating_sub(self.options.need));
         // A waiting board: its lead, its parent in `tree`, the move from
         // it, its number of moves, the board.
         type Waiting<B> = (i64, u32, Move, u32, B);
@@ -752,7 +804,8 @@ impl<G: TurnGame> Search<'_, G> {
         };
         let mut moves = Vec::new();
         let mut found = false;
-        let mut waiting: Vec<Waiting<G::Board>> = vec![(0, 0, Move::Pass, 0, root.clone())];
+        let mut waiting: Vec<Waiting<G::Board>> =
+            vec![(0, 0, Move::Pass, self.prefix.len() as u32, root.clone())];
         for level in 0..levels.len() {
             if level > 0 {
                 waiting = std::mem::take(&mut levels[level]);
@@ -777,14 +830,15 @@ impl<G: TurnGame> Search<'_, G> {
                 };
                 if G::on_board(&b) <= near {
                     let mut tail = Vec::new();
-                    let mut budget = ENDGAME_NODES;
-                    if let Some(Some((after, score))) =
-                        self.endgame(&b, &mut tail, &mut budget, until, lost)
-                    {
+                    let mut budget = self.sweep_endgame;
+                    self.tail_path = Some(path(&tree, at));
+                    let got = self.endgame(&b, &mut tail, &mut budget, until, lost);
+                    self.tail_path = None;
+                    if let Some(Some((after, score))) = got {
                         let mut p = path(&tree, at);
                         tail.reverse();
                         p.extend(tail);
-                        if p.len() < self.best_len() {
+                        if self.prefix.len() + p.len() < self.best_len() {
                             self.record(p, after, score);
                             found = true;
                         }
@@ -802,7 +856,12 @@ impl<G: TurnGame> Search<'_, G> {
                                 found = true;
                             }
                         }
-                        Some(score) => self.closest = self.closest.max(score),
+                        Some(score) => {
+                            if self.near.as_ref().is_none_or(|n| score > n.1) {
+                                self.near_miss(&path(&tree, at), m, score);
+                            }
+                            self.closest = self.closest.max(score);
+                        }
                         None => {
                             let to = &mut levels[(G::south_captured(&c) - base) as usize];
                             to.push((Self::lead(&c), at, m, depth + 1, c));
@@ -821,6 +880,67 @@ impl<G: TurnGame> Search<'_, G> {
             }
         }
         found
+    }
+
+    /// Local search from the best near miss ([`Self::near`]): the board
+    /// `back` moves before its end, for `back` = 2, 4, 8, ..., is swept
+    /// again, wider (its levels are few: `budget` boards expanded in all,
+    /// spread over them), with the moves that led there as the prefix;
+    /// when a sweep sees a better near miss, the cuts start again from it.
+    /// True when it found a winning turn.
+    fn restarts(
+        &mut self,
+        root: &G::Board,
+        budget: usize,
+        until: Option<Duration>,
+        lost: &mut Lost<G::Key>,
+    ) -> bool {
+        let mut back = 2;
+        let mut moves = Vec::new();
+        let mut budget = budget;
+        let mut stalls = 0;
+        while let Some((near, score)) = self.near.clone() {
+            if back > near.len() && stalls < knob("K_STALL", 0) {
+                stalls += 1;
+                budget *= 2;
+                back = 2;
+            }
+            if back > near.len() || self.stopped || self.late(until) {
+                return false;
+            }
+            let cut = near.len() - back;
+            let mut b = root.clone();
+            for &m in &near[..cut] {
+                G::moves(&b, &mut moves);
+                b = match moves.drain(..).find(|(x, _)| *x == m) {
+                    Some((_, c)) => c,
+                    None => return false,
+                };
+            }
+            let levels = G::on_board(&b) as usize + 1;
+            let width = (budget / levels).clamp(16, Self::max_sweep(&b));
+            if knob("K_DBG", 0) == 1 {
+                eprintln!(
+                    "{:.1}s restart near {score} len {} back {back} width {width}",
+                    self.start.elapsed().as_secs_f64(),
+                    near.len()
+                );
+            }
+            self.prefix = near[..cut].to_vec();
+            self.sweep_endgame = knob("K_REGN", ENDGAME_NODES as i64) as u64;
+            let won = self.sweep(&b, width, until, lost);
+            self.sweep_endgame = ENDGAME_NODES;
+            self.prefix.clear();
+            if won {
+                return true;
+            }
+            if self.near.as_ref().is_some_and(|n| n.1 > score) {
+                back = 2;
+            } else {
+                back *= 2;
+            }
+        }
+        false
     }
 
     /// The moves that lead to board `i` of the last of `layers`.
@@ -868,13 +988,32 @@ impl<G: TurnGame> Search<'_, G> {
                     tail.push(m);
                     return Some(Some((c, score)));
                 }
-                Some(score) => self.closest = self.closest.max(score),
+                Some(score) => {
+                    if self.tail_path.is_some() && self.near.as_ref().is_none_or(|n| score > n.1) {
+                        let tp = self.tail_path.take().unwrap_or_default();
+                        self.near_miss(&tp, m, score);
+                        self.tail_path = Some(tp);
+                    }
+                    self.closest = self.closest.max(score);
+                }
                 None => next.push((m, c)),
             }
         }
+        if knob("K_EGORD", 0) == 1 {
+            next.sort_by_cached_key(|(_, c)| {
+                std::cmp::Reverse(i64::from(G::south_captured(c)) + Self::lead(c))
+            });
+        }
         let mut complete = true;
         for (m, c) in next {
-            match self.endgame(&c, tail, budget, until, lost) {
+            if let Some(tp) = &mut self.tail_path {
+                tp.push(m);
+            }
+            let got = self.endgame(&c, tail, budget, until, lost);
+            if let Some(tp) = &mut self.tail_path {
+                tp.pop();
+            }
+            match got {
                 Some(Some(win)) => {
                     tail.push(m);
                     return Some(Some(win));
@@ -966,7 +1105,7 @@ pub fn shortest<G: TurnGame>(
     // winning turn (or an eighth, then a third, of the time).
     let mut proved = s.depth_first(root, options.time.map(|t| t / 8), true, DFS_FIRST_NODES);
     if !proved && !s.stopped && s.best.is_none() {
-        let until = options.time.map(|t| t * 2 / 3);
+        let until = options.time.map(|t| t * knob("K_BEAMT", 200) as u32 / 300);
         let mut width = 16;
         let mut lost = Lost::new();
         while width <= MAX_BEAM && !s.stopped && until.is_none_or(|t| s.start.elapsed() < t) {
@@ -984,6 +1123,19 @@ pub fn shortest<G: TurnGame>(
             && options.time.is_none_or(|t| s.start.elapsed() < t)
         {
             if s.sweep(root, width, options.time, &mut lost) {
+                break;
+            }
+            if knob("K_DBG", 0) == 1 {
+                eprintln!(
+                    "{:.1}s sweep {width} closest {} near {:?}",
+                    s.start.elapsed().as_secs_f64(),
+                    s.closest,
+                    s.near.as_ref().map(|n| (n.0.len(), n.1))
+                );
+            }
+            let levels = G::on_board(root) as usize + 1;
+            let mult = knob("K_RMULT", 1) as usize;
+            if mult > 0 && s.restarts(root, width * levels * mult, options.time, &mut lost) {
                 break;
             }
             width *= 2;
