@@ -293,19 +293,21 @@ const ENDGAME_SLACK: u32 = 4;
 /// Positions one exhaustive endgame search may expand.
 const ENDGAME_NODES: u64 = 5_000;
 
-/// Experiment knobs (temporary).
-pub(crate) fn knob(name: &str, default: i64) -> i64 {
-    static K: std::sync::OnceLock<std::sync::Mutex<HashMap<String, i64>>> =
-        std::sync::OnceLock::new();
-    let m = K.get_or_init(Default::default);
-    let mut m = m.lock().unwrap();
-    *m.entry(name.to_string()).or_insert_with(|| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    })
-}
+/// What the local search ([`Search::restarts`]) may expand per sweep
+/// of the main loop, in boards: this many times the sweep's own (its width
+/// times the levels of captured seeds).
+const RESTART_BUDGET: usize = 4;
+
+/// How many times the local search doubles its budget when a whole pass
+/// of cuts found nothing better (only without a deadline does it come to
+/// that many: with one, the clock stops it first).
+const RESTART_DOUBLINGS: u32 = 16;
+
+/// The noise of the local search's rank: a board's rank gains a
+/// pseudo-random 0 to `RESTART_NOISE - 1` (in seeds captured), drawn
+/// anew for each sweep, so two sweeps from the same board keep different
+/// boards among those of (nearly) equal rank.
+const RESTART_NOISE: u64 = 3;
 
 /// Nodes between two looks at the clock and the stop flag. A node of the
 /// exhaustive endings on the wide boards can take a millisecond (a move
@@ -501,8 +503,13 @@ struct Search<'a, G: TurnGame> {
     /// The best turn that ended without winning, seen by the sweeps and
     /// their endings: its moves from the root and its score.
     near: Option<(Vec<Move>, u32)>,
-    /// Positions one exhaustive ending of a sweep may expand.
-    sweep_endgame: u64,
+    /// Whether the sweeps search the endings of near-goal boards (not in
+    /// the local search: it sweeps them wide instead).
+    endings: bool,
+    /// Salt of the noise added to the sweeps' rank (0: none).
+    salt: u64,
+    /// Whether a near miss as good as [`Self::near`] replaces it.
+    plateau: bool,
 }
 
 impl<'a, G: TurnGame> Search<'a, G> {
@@ -519,7 +526,9 @@ impl<'a, G: TurnGame> Search<'a, G> {
             prefix: Vec::new(),
             tail_path: None,
             near: None,
-            sweep_endgame: ENDGAME_NODES,
+            endings: true,
+            salt: 0,
+            plateau: false,
         }
     }
 }
@@ -572,7 +581,11 @@ impl<G: TurnGame> Search<'_, G> {
     /// `path` and `last`, when it is the best non-winning one yet.
     fn near_miss(&mut self, path: &[Move], last: Move, score: u32) {
         self.closest = self.closest.max(score);
-        if self.near.as_ref().is_none_or(|n| score > n.1) {
+        if self
+            .near
+            .as_ref()
+            .is_none_or(|n| score > n.1 || (self.plateau && score == n.1))
+        {
             let mut p = self.prefix.clone();
             p.extend_from_slice(path);
             p.push(last);
@@ -688,8 +701,7 @@ impl<G: TurnGame> Search<'_, G> {
         let mut moves = Vec::new();
         let mut found = false;
         let total = G::south_captured(root) + G::on_board(root);
-        let near = (knob("K_SLACK", ENDGAME_SLACK as i64) as u32)
-            .saturating_mul(total.saturating_sub(self.options.need));
+        let near = ENDGAME_SLACK.saturating_mul(total.saturating_sub(self.options.need));
         while !layer.is_empty() && layers.len() + 1 < self.best_len() {
             let mut seen: HashSet<G::Key> = HashSet::new();
             let mut next: Vec<(i64, u32, Move, G::Board)> = Vec::new();
@@ -730,7 +742,7 @@ impl<G: TurnGame> Search<'_, G> {
                     continue;
                 }
                 let mut tail = Vec::new();
-                let mut budget = knob("K_EGN", ENDGAME_NODES as i64) as u64;
+                let mut budget = ENDGAME_NODES;
                 if let Some(Some((after, score))) =
                     self.endgame(b, &mut tail, &mut budget, until, lost)
                 {
@@ -751,9 +763,7 @@ impl<G: TurnGame> Search<'_, G> {
     /// The rank of a board beyond its captured seeds: [`BEAM_READY`] a
     /// ready pit, minus [`BEAM_AWAY`] a seed on North's row.
     fn lead(b: &G::Board) -> i64 {
-        static W: std::sync::OnceLock<(i64, i64)> = std::sync::OnceLock::new();
-        let w = W.get_or_init(|| (knob("K_READY", BEAM_READY), knob("K_AWAY", BEAM_AWAY)));
-        w.0 * i64::from(G::ready(b)) - w.1 * i64::from(G::away(b))
+        BEAM_READY * i64::from(G::ready(b)) - BEAM_AWAY * i64::from(G::away(b))
     }
 
     /// The widest sweep whose levels fit in [`SWEEP_BYTES`] from `root`.
@@ -783,8 +793,7 @@ impl<G: TurnGame> Search<'_, G> {
     ) -> bool {
         let base = G::south_captured(root);
         let total = base + G::on_board(root);
-        let near = (knob("K_SLACK", ENDGAME_SLACK as i64) as u32)
-            .saturating_mul(total.saturating_sub(self.options.need));
+        let near = ENDGAME_SLACK.saturating_mul(total.saturating_sub(self.options.need));
         // A waiting board: its lead, its parent in `tree`, the move from
         // it, its number of moves, the board.
         type Waiting<B> = (i64, u32, Move, u32, B);
@@ -828,9 +837,9 @@ impl<G: TurnGame> Search<'_, G> {
                     tree.push((parent, m));
                     tree.len() as u32 - 1
                 };
-                if G::on_board(&b) <= near {
+                if self.endings && G::on_board(&b) <= near {
                     let mut tail = Vec::new();
-                    let mut budget = self.sweep_endgame;
+                    let mut budget = ENDGAME_NODES;
                     self.tail_path = Some(path(&tree, at));
                     let got = self.endgame(&b, &mut tail, &mut budget, until, lost);
                     self.tail_path = None;
@@ -857,14 +866,20 @@ impl<G: TurnGame> Search<'_, G> {
                             }
                         }
                         Some(score) => {
-                            if self.near.as_ref().is_none_or(|n| score > n.1) {
+                            if self.near.as_ref().is_none_or(|n| score >= n.1) {
                                 self.near_miss(&path(&tree, at), m, score);
                             }
                             self.closest = self.closest.max(score);
                         }
                         None => {
                             let to = &mut levels[(G::south_captured(&c) - base) as usize];
-                            to.push((Self::lead(&c), at, m, depth + 1, c));
+                            let mut lead = Self::lead(&c);
+                            if self.salt != 0 {
+                                let h = BuildHasherDefault::<ShardHasher>::default()
+                                    .hash_one((G::key(&c), self.salt));
+                                lead += ((h >> 32) % RESTART_NOISE) as i64;
+                            }
+                            to.push((lead, at, m, depth + 1, c));
                             if to.len() >= 4 * width {
                                 to.select_nth_unstable_by_key(2 * width, |w| {
                                     std::cmp::Reverse(w.0)
@@ -899,10 +914,11 @@ impl<G: TurnGame> Search<'_, G> {
         let mut moves = Vec::new();
         let mut budget = budget;
         let mut stalls = 0;
+        let mut salts: u64 = 0;
         while let Some((near, score)) = self.near.clone() {
-            if back > near.len() && stalls < knob("K_STALL", 0) {
+            if back > near.len() && stalls < RESTART_DOUBLINGS {
                 stalls += 1;
-                budget *= 2;
+                budget = budget.saturating_mul(2);
                 back = 2;
             }
             if back > near.len() || self.stopped || self.late(until) {
@@ -919,17 +935,15 @@ impl<G: TurnGame> Search<'_, G> {
             }
             let levels = G::on_board(&b) as usize + 1;
             let width = (budget / levels).clamp(16, Self::max_sweep(&b));
-            if knob("K_DBG", 0) == 1 {
-                eprintln!(
-                    "{:.1}s restart near {score} len {} back {back} width {width}",
-                    self.start.elapsed().as_secs_f64(),
-                    near.len()
-                );
-            }
             self.prefix = near[..cut].to_vec();
-            self.sweep_endgame = knob("K_REGN", ENDGAME_NODES as i64) as u64;
+            self.endings = false;
+            salts = salts.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            self.salt = salts | 1;
+            self.plateau = true;
             let won = self.sweep(&b, width, until, lost);
-            self.sweep_endgame = ENDGAME_NODES;
+            self.endings = true;
+            self.plateau = false;
+            self.salt = 0;
             self.prefix.clear();
             if won {
                 return true;
@@ -989,7 +1003,7 @@ impl<G: TurnGame> Search<'_, G> {
                     return Some(Some((c, score)));
                 }
                 Some(score) => {
-                    if self.tail_path.is_some() && self.near.as_ref().is_none_or(|n| score > n.1) {
+                    if self.tail_path.is_some() && self.near.as_ref().is_none_or(|n| score >= n.1) {
                         let tp = self.tail_path.take().unwrap_or_default();
                         self.near_miss(&tp, m, score);
                         self.tail_path = Some(tp);
@@ -998,11 +1012,6 @@ impl<G: TurnGame> Search<'_, G> {
                 }
                 None => next.push((m, c)),
             }
-        }
-        if knob("K_EGORD", 0) == 1 {
-            next.sort_by_cached_key(|(_, c)| {
-                std::cmp::Reverse(i64::from(G::south_captured(c)) + Self::lead(c))
-            });
         }
         let mut complete = true;
         for (m, c) in next {
@@ -1105,7 +1114,7 @@ pub fn shortest<G: TurnGame>(
     // winning turn (or an eighth, then a third, of the time).
     let mut proved = s.depth_first(root, options.time.map(|t| t / 8), true, DFS_FIRST_NODES);
     if !proved && !s.stopped && s.best.is_none() {
-        let until = options.time.map(|t| t * knob("K_BEAMT", 200) as u32 / 300);
+        let until = options.time.map(|t| t / 8);
         let mut width = 16;
         let mut lost = Lost::new();
         while width <= MAX_BEAM && !s.stopped && until.is_none_or(|t| s.start.elapsed() < t) {
@@ -1125,17 +1134,15 @@ pub fn shortest<G: TurnGame>(
             if s.sweep(root, width, options.time, &mut lost) {
                 break;
             }
-            if knob("K_DBG", 0) == 1 {
-                eprintln!(
-                    "{:.1}s sweep {width} closest {} near {:?}",
-                    s.start.elapsed().as_secs_f64(),
-                    s.closest,
-                    s.near.as_ref().map(|n| (n.0.len(), n.1))
-                );
-            }
+            // Then the local search from the best near miss, until the
+            // deadline (or its budget, doubled 16 times, is spent).
             let levels = G::on_board(root) as usize + 1;
-            let mult = knob("K_RMULT", 1) as usize;
-            if mult > 0 && s.restarts(root, width * levels * mult, options.time, &mut lost) {
+            if s.restarts(
+                root,
+                RESTART_BUDGET * width * levels,
+                options.time,
+                &mut lost,
+            ) {
                 break;
             }
             width *= 2;
@@ -1298,6 +1305,46 @@ mod tests {
             b = crate::games::play::<Dakon>(&b, m).unwrap();
         }
         assert!(checked[0] > 0 && checked[1] > 0, "{checked:?}");
+    }
+
+    #[test]
+    fn restarts_turn_a_near_miss_into_a_win() {
+        // dakon:6x6 and dakon:7x7, strong: a sweep of width 1 ends short
+        // of the goal; its best near miss replays to its score, and the
+        // local search from it finds a winning turn that replays from the
+        // start (the moves before the cut included).
+        for (n, need) in [(6, 66), (7, 91)] {
+            let options = Options {
+                need,
+                time: None,
+                max_boards: 1 << 20,
+            };
+            let progress = Progress::default();
+            let mut s = Search::<Engine<Dakon>>::new(&options, &progress);
+            let start = Position::start(n, n);
+            let mut lost = Lost::new();
+            assert!(!s.sweep(&start, 1, None, &mut lost), "dakon:{n}x{n}");
+            let (near, score) = s.near.clone().unwrap();
+            assert!(score < need && score == s.closest);
+            let mut p = start;
+            for (i, &m) in near.iter().enumerate() {
+                assert_eq!(Engine::<Dakon>::turn_over(&p), None, "move {}", i + 1);
+                p = crate::games::play::<Dakon>(&p, m).unwrap();
+            }
+            assert_eq!(Engine::<Dakon>::turn_over(&p), Some(score));
+            let levels = Engine::<Dakon>::on_board(&start) as usize + 1;
+            assert!(s.restarts(&start, levels, None, &mut lost), "dakon:{n}x{n}");
+            assert!(s.prefix.is_empty() && s.salt == 0);
+            let best = s.best.unwrap();
+            let mut p = start;
+            for (i, &m) in best.moves.iter().enumerate() {
+                assert_eq!(Engine::<Dakon>::turn_over(&p), None, "move {}", i + 1);
+                p = crate::games::play::<Dakon>(&p, m).unwrap();
+            }
+            assert_eq!(p, best.after);
+            assert_eq!(Engine::<Dakon>::turn_over(&p), Some(best.score));
+            assert!(best.score >= need);
+        }
     }
 
     #[test]
