@@ -24,8 +24,8 @@
 //!    skipped only when it was already explored with at least as many
 //!    moves left. Without a winning turn yet, *beams* follow: layer by
 //!    layer, only the `w` boards of best rank go on, for `w` = 16, 32,
-//!    64, ... until one finds a winning turn or two thirds of the time
-//!    have passed (on large boards the depth-first walk loses itself in
+//!    64, ... until one finds a winning turn or an eighth of the time
+//!    has passed, the depth-first walk's share included (on large boards the depth-first walk loses itself in
 //!    early mistakes; a beam keeps the most promising chains). The rank
 //!    of a board is South's captured seeds, plus 4 for each *ready* pit
 //!    (its first lap ends in South's store, so the move surely goes on),
@@ -44,7 +44,7 @@
 //!    seeds needed on `dakon:24x24`, and the exhaustive endings turn such
 //!    near misses into openings on `dakon:17x17` and `dakon:19x19`.)
 //!    Still without a winning turn, *sweeps* take the rest of the time
-//!    (widths 16, 32, ... while their waiting boards fit in
+//!    (widths 16, 32, ..., each followed by the local search below, while their waiting boards fit in
 //!    `SWEEP_BYTES`): every move that keeps the turn stores at least one
 //!    seed, so the boards can be taken level by level of South's captured
 //!    seeds, each level once, and of each level only the `w` distinct
@@ -64,6 +64,40 @@
 //!    no turn was found, the breadth-first layers of phase 2, which never
 //!    end in time from `dakon:15x15` on; without a deadline phase 2 still
 //!    follows.) [`Found::closest`] reports how close the search came.
+//!
+//!    *Local search from the best near miss* (`Search::restarts`). The
+//!    sweeps and their endings remember the best turn they saw end short
+//!    of the goal, with its moves. From the board `k` moves before its
+//!    end, for `k` = 2, 4, 8, ..., a sweep runs again with the moves
+//!    before the cut as a fixed prefix: it has few levels left, so it can
+//!    be wide (`RESTART_BUDGET` times the boards of the main sweep,
+//!    spread over the levels left), and it searches no endings (its width
+//!    covers them). Each of these sweeps adds a pseudo-random 0 to
+//!    `RESTART_NOISE - 1` to the rank, drawn anew per sweep, and a near
+//!    miss as good as the best replaces it (a walk on the plateau): two
+//!    sweeps from the same cut keep different boards. A better near miss
+//!    restarts the cuts from 2; a pass of cuts without one doubles the
+//!    budget (up to `RESTART_DOUBLINGS` times, then the next main sweep).
+//!    A turn it finds is the prefix and the sweep's path, every move
+//!    played from the root. (Measured with 60 s a board, strong, two
+//!    searches at a time on the shared 2-core machine, niced: the sweeps
+//!    alone came within 3 seeds on `dakon:21x21` (858 of 861) and 2 on
+//!    `dakon:24x24`; the cuts without noise found openings of
+//!    `dakon:21x21` in 13.6 s and `dakon:24x24` in 17.8 s, came within
+//!    1 seed on `dakon:28x28` (stuck there from 12 s on: the same cut
+//!    swept again keeps the same boards) and 39 on `dakon:32x32`; with
+//!    the noise, the plateau and the doubling, `dakon:28x28` in 23.7 s
+//!    and `dakon:26x26` in 46.6 s, and `dakon:32x32` within 16 to 31
+//!    seeds. Tried without gain on `dakon:21x21`: the exhaustive endings
+//!    ordered by rank, or with 50,000 positions instead of 5,000 (853 to
+//!    858). The beams, which used to run until two thirds of the time,
+//!    now stop at an eighth: on boards of 21 pits and more they never
+//!    found an opening, and their time went to the local search: with
+//!    beams until a quarter, `dakon:21x21` took 24.3 s and `dakon:28x28`
+//!    came within 27. Without beams at all, `dakon:15x15`, `17x17`,
+//!    `19x19` and `20x20` (30 s) were found in 6.0, 4.5, 5.1 and 14.2 s,
+//!    but the sweeps' openings are long: 221 moves on `dakon:15x15`,
+//!    against 80 from the beams.)
 //! 2. *Breadth-first, exact.* Layer `k` holds the distinct boards reached
 //!    by `k` extra moves. The first layer with a winning move gives a
 //!    shortest turn; when the layers reach the best length of phase 1
@@ -83,8 +117,8 @@
 //! **Deadline.** Every phase, the exhaustive endings included, looks at
 //! the clock and the stop flag every `CHECK_EVERY` positions expanded
 //! (a position of the endings on the wide boards can take a
-//! millisecond), and the endings run by the beams stop at the beams' two
-//! thirds of the time. The boards remembered (by the depth-first walks,
+//! millisecond), and the endings run by the beams stop at the beams'
+//! eighth of the time. The boards remembered (by the depth-first walks,
 //! the endings and phase 2) are kept in `SHARDS` hash maps, not one: a map
 //! grows by rehashing all it holds at once, which for 7 million wide
 //! boards took 6.5 s, past the deadline; a shard grows alone.
