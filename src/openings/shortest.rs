@@ -97,7 +97,9 @@
 //!    came within 27. Without beams at all, `dakon:15x15`, `17x17`,
 //!    `19x19` and `20x20` (30 s) were found in 6.0, 4.5, 5.1 and 14.2 s,
 //!    but the sweeps' openings are long: 221 moves on `dakon:15x15`,
-//!    against 80 from the beams.)
+//!    against 80 from the beams. In `data/dakon-openings.md`, one search
+//!    at a time: openings of 21 to 27 and 30 pits in 12.1 to 33.3 s, 420
+//!    to 907 moves; 28, 29, 31 and 32 short by 1, 4, 1 and 11 seeds.)
 //! 2. *Breadth-first, exact.* Layer `k` holds the distinct boards reached
 //!    by `k` extra moves. The first layer with a winning move gives a
 //!    shortest turn; when the layers reach the best length of phase 1
