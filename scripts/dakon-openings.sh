@@ -7,6 +7,9 @@
 # data/openings.csv where there are some.
 #
 #   scripts/dakon-openings.sh [--stop-after SECS] [--both] [FROM [TO]]
+#   scripts/dakon-openings.sh --strong-only [--stop-after SECS] [FROM [TO]]
+#                                  (only the strong rows of FROM..TO searched
+#                                  again, the other rows of the CSV kept)
 #   scripts/dakon-openings.sh --md-only [--stop-after SECS]
 #                                  (the report again from the CSV)
 #
@@ -21,11 +24,13 @@ secs=15
 sizes=()
 md_only=false
 both=false
+strong_only=false
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --stop-after) secs="$2"; shift 2 ;;
     --md-only) md_only=true; shift ;;
     --both) both=true; shift ;;
+    --strong-only) strong_only=true; shift ;;
     *) sizes+=("$1"); shift ;;
   esac
 done
@@ -38,19 +43,25 @@ if [[ $md_only == true ]]; then
   from=1
   to=0
 else
+criteria=(majority strong)
+if [[ $strong_only == true ]]; then
+  criteria=(strong)
+  # Keep every row but the strong ones of FROM..TO (searched again below).
+  keep=$(awk -F, -v f="$from" -v t="$to" 'NR > 1 && !($3 == "strong" && $2 >= f && $2 <= t)' "$csv")
+fi
 echo "game,n,criterion,found,length,proved,score,seconds,first_seconds,known_winning,known_first_turns,known_shortest,moves,after" > "$csv"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for ((n = from; n <= to; n++)); do
   game="dakon:${n}x${n}"
-  for crit in majority strong; do
+  for crit in "${criteria[@]}"; do
     flag=()
     [[ $crit == strong ]] && flag=(--strong)
     "$bin" openings --game "$game" --shortest "${flag[@]}" --stop-after "$secs" --json --quiet > "$tmp/$crit" || true &
     [[ $both == true ]] || wait
   done
   wait
-  for crit in majority strong; do
+  for crit in "${criteria[@]}"; do
     json=$(cat "$tmp/$crit")
     known=$(awk -F, -v g="$game" -v c="$crit" '$1 == g && $2 == c && $3 == "done" {print $4 "," $5 "," $6}' data/openings.csv)
     [[ -z $known ]] && known=",,"
@@ -62,6 +73,11 @@ for ((n = from; n <= to; n++)); do
     echo "$game $crit: $(tail -1 "$csv" | cut -d, -f4-9), closest $(jq .closest <<< "$json")" >&2
   done
 done
+if [[ $strong_only == true ]]; then
+  rows=$( (tail -n +2 "$csv"; if [[ -n $keep ]]; then echo "$keep"; fi) | sort -t, -s -k2,2n -k3,3)
+  { head -1 "$csv"; echo "$rows"; } > "$tmp/all"
+  cp "$tmp/all" "$csv"
+fi
 fi
 notes=""
 if [[ -f data/dakon-openings.md ]]; then
@@ -71,7 +87,7 @@ fi
   cat <<HEAD
 # Dakon's shortest winning openings, dakon:3x3 to dakon:32x32
 
-Made by \`scripts/dakon-openings.sh --stop-after $secs$([[ $both == true ]] && echo " --both" || true)\` (mancala
+Made by \`scripts/dakon-openings.sh --stop-after $secs$([[ $both == true ]] && echo " --both" || true)$([[ $strong_only == true ]] && echo " --strong-only $from $to" || true)\` (mancala
 $("$bin" --version | cut -d' ' -f2), one thread each, on the 2-core
 development machine; see *Timing* below): \`mancala openings --game dakon:NxN --shortest [--strong]
 --stop-after $secs\` for each board and criterion. A winning opening is

@@ -24,8 +24,8 @@
 //!    skipped only when it was already explored with at least as many
 //!    moves left. Without a winning turn yet, *beams* follow: layer by
 //!    layer, only the `w` boards of best rank go on, for `w` = 16, 32,
-//!    64, ... until one finds a winning turn or two thirds of the time
-//!    have passed (on large boards the depth-first walk loses itself in
+//!    64, ... until one finds a winning turn or an eighth of the time
+//!    has passed, the depth-first walk's share included (on large boards the depth-first walk loses itself in
 //!    early mistakes; a beam keeps the most promising chains). The rank
 //!    of a board is South's captured seeds, plus 4 for each *ready* pit
 //!    (its first lap ends in South's store, so the move surely goes on),
@@ -44,7 +44,7 @@
 //!    seeds needed on `dakon:24x24`, and the exhaustive endings turn such
 //!    near misses into openings on `dakon:17x17` and `dakon:19x19`.)
 //!    Still without a winning turn, *sweeps* take the rest of the time
-//!    (widths 16, 32, ... while their waiting boards fit in
+//!    (widths 16, 32, ..., each followed by the local search below, while their waiting boards fit in
 //!    `SWEEP_BYTES`): every move that keeps the turn stores at least one
 //!    seed, so the boards can be taken level by level of South's captured
 //!    seeds, each level once, and of each level only the `w` distinct
@@ -64,6 +64,42 @@
 //!    no turn was found, the breadth-first layers of phase 2, which never
 //!    end in time from `dakon:15x15` on; without a deadline phase 2 still
 //!    follows.) [`Found::closest`] reports how close the search came.
+//!
+//!    *Local search from the best near miss* (`Search::restarts`). The
+//!    sweeps and their endings remember the best turn they saw end short
+//!    of the goal, with its moves. From the board `k` moves before its
+//!    end, for `k` = 2, 4, 8, ..., a sweep runs again with the moves
+//!    before the cut as a fixed prefix: it has few levels left, so it can
+//!    be wide (`RESTART_BUDGET` times the boards of the main sweep,
+//!    spread over the levels left), and it searches no endings (its width
+//!    covers them). Each of these sweeps adds a pseudo-random 0 to
+//!    `RESTART_NOISE - 1` to the rank, drawn anew per sweep, and a near
+//!    miss as good as the best replaces it (a walk on the plateau): two
+//!    sweeps from the same cut keep different boards. A better near miss
+//!    restarts the cuts from 2; a pass of cuts without one doubles the
+//!    budget (up to `RESTART_DOUBLINGS` times, then the next main sweep).
+//!    A turn it finds is the prefix and the sweep's path, every move
+//!    played from the root. (Measured with 60 s a board, strong, two
+//!    searches at a time on the shared 2-core machine, niced: the sweeps
+//!    alone came within 3 seeds on `dakon:21x21` (858 of 861) and 2 on
+//!    `dakon:24x24`; the cuts without noise found openings of
+//!    `dakon:21x21` in 13.6 s and `dakon:24x24` in 17.8 s, came within
+//!    1 seed on `dakon:28x28` (stuck there from 12 s on: the same cut
+//!    swept again keeps the same boards) and 39 on `dakon:32x32`; with
+//!    the noise, the plateau and the doubling, `dakon:28x28` in 23.7 s
+//!    and `dakon:26x26` in 46.6 s, and `dakon:32x32` within 16 to 31
+//!    seeds. Tried without gain on `dakon:21x21`: the exhaustive endings
+//!    ordered by rank, or with 50,000 positions instead of 5,000 (853 to
+//!    858). The beams, which used to run until two thirds of the time,
+//!    now stop at an eighth: on boards of 21 pits and more they never
+//!    found an opening, and their time went to the local search: with
+//!    beams until a quarter, `dakon:21x21` took 24.3 s and `dakon:28x28`
+//!    came within 27. Without beams at all, `dakon:15x15`, `17x17`,
+//!    `19x19` and `20x20` (30 s) were found in 6.0, 4.5, 5.1 and 14.2 s,
+//!    but the sweeps' openings are long: 221 moves on `dakon:15x15`,
+//!    against 80 from the beams. In `data/dakon-openings.md`, one search
+//!    at a time: openings of 21 to 27 and 30 pits in 12.1 to 33.3 s, 420
+//!    to 907 moves; 28, 29, 31 and 32 short by 1, 4, 1 and 11 seeds.)
 //! 2. *Breadth-first, exact.* Layer `k` holds the distinct boards reached
 //!    by `k` extra moves. The first layer with a winning move gives a
 //!    shortest turn; when the layers reach the best length of phase 1
@@ -83,8 +119,8 @@
 //! **Deadline.** Every phase, the exhaustive endings included, looks at
 //! the clock and the stop flag every `CHECK_EVERY` positions expanded
 //! (a position of the endings on the wide boards can take a
-//! millisecond), and the endings run by the beams stop at the beams' two
-//! thirds of the time. The boards remembered (by the depth-first walks,
+//! millisecond), and the endings run by the beams stop at the beams'
+//! eighth of the time. The boards remembered (by the depth-first walks,
 //! the endings and phase 2) are kept in `SHARDS` hash maps, not one: a map
 //! grows by rehashing all it holds at once, which for 7 million wide
 //! boards took 6.5 s, past the deadline; a shard grows alone.
@@ -293,6 +329,22 @@ const ENDGAME_SLACK: u32 = 4;
 /// Positions one exhaustive endgame search may expand.
 const ENDGAME_NODES: u64 = 5_000;
 
+/// What the local search ([`Search::restarts`]) may expand per sweep
+/// of the main loop, in boards: this many times the sweep's own (its width
+/// times the levels of captured seeds).
+const RESTART_BUDGET: usize = 4;
+
+/// How many times the local search doubles its budget when a whole pass
+/// of cuts found nothing better (only without a deadline does it come to
+/// that many: with one, the clock stops it first).
+const RESTART_DOUBLINGS: u32 = 16;
+
+/// The noise of the local search's rank: a board's rank gains a
+/// pseudo-random 0 to `RESTART_NOISE - 1` (in seeds captured), drawn
+/// anew for each sweep, so two sweeps from the same board keep different
+/// boards among those of (nearly) equal rank.
+const RESTART_NOISE: u64 = 3;
+
 /// Nodes between two looks at the clock and the stop flag. A node of the
 /// exhaustive endings on the wide boards can take a millisecond (a move
 /// relays its seeds round the board lap after lap): 1,024 nodes between
@@ -478,6 +530,22 @@ struct Search<'a, G: TurnGame> {
     first: Option<f64>,
     stopped: bool,
     closest: u32,
+    /// Moves from the root of the whole search to the root of the running
+    /// sweep (empty but in [`Self::restarts`]).
+    prefix: Vec<Move>,
+    /// Moves from the running sweep's root to the root of the running
+    /// endings ([`Self::endgame`]), then the endings' own moves so far.
+    tail_path: Option<Vec<Move>>,
+    /// The best turn that ended without winning, seen by the sweeps and
+    /// their endings: its moves from the root and its score.
+    near: Option<(Vec<Move>, u32)>,
+    /// Whether the sweeps search the endings of near-goal boards (not in
+    /// the local search: it sweeps them wide instead).
+    endings: bool,
+    /// Salt of the noise added to the sweeps' rank (0: none).
+    salt: u64,
+    /// Whether a near miss as good as [`Self::near`] replaces it.
+    plateau: bool,
 }
 
 impl<'a, G: TurnGame> Search<'a, G> {
@@ -491,6 +559,12 @@ impl<'a, G: TurnGame> Search<'a, G> {
             first: None,
             stopped: false,
             closest: 0,
+            prefix: Vec::new(),
+            tail_path: None,
+            near: None,
+            endings: true,
+            salt: 0,
+            plateau: false,
         }
     }
 }
@@ -519,6 +593,13 @@ impl<G: TurnGame> Search<'_, G> {
     }
 
     fn record(&mut self, moves: Vec<Move>, after: G::Board, score: u32) {
+        let moves = if self.prefix.is_empty() {
+            moves
+        } else {
+            let mut p = self.prefix.clone();
+            p.extend(moves);
+            p
+        };
         self.closest = self.closest.max(score);
         self.first
             .get_or_insert_with(|| self.start.elapsed().as_secs_f64());
@@ -530,6 +611,22 @@ impl<G: TurnGame> Search<'_, G> {
             after,
             score,
         });
+    }
+
+    /// Notes a turn that ended with `score` after the moves `prefix`,
+    /// `path` and `last`, when it is the best non-winning one yet.
+    fn near_miss(&mut self, path: &[Move], last: Move, score: u32) {
+        self.closest = self.closest.max(score);
+        if self
+            .near
+            .as_ref()
+            .is_none_or(|n| score > n.1 || (self.plateau && score == n.1))
+        {
+            let mut p = self.prefix.clone();
+            p.extend_from_slice(path);
+            p.push(last);
+            self.near = Some((p, score));
+        }
     }
 
     /// Phase 1; true when it explored every chain (its best is proved).
@@ -752,7 +849,8 @@ impl<G: TurnGame> Search<'_, G> {
         };
         let mut moves = Vec::new();
         let mut found = false;
-        let mut waiting: Vec<Waiting<G::Board>> = vec![(0, 0, Move::Pass, 0, root.clone())];
+        let mut waiting: Vec<Waiting<G::Board>> =
+            vec![(0, 0, Move::Pass, self.prefix.len() as u32, root.clone())];
         for level in 0..levels.len() {
             if level > 0 {
                 waiting = std::mem::take(&mut levels[level]);
@@ -775,16 +873,17 @@ impl<G: TurnGame> Search<'_, G> {
                     tree.push((parent, m));
                     tree.len() as u32 - 1
                 };
-                if G::on_board(&b) <= near {
+                if self.endings && G::on_board(&b) <= near {
                     let mut tail = Vec::new();
                     let mut budget = ENDGAME_NODES;
-                    if let Some(Some((after, score))) =
-                        self.endgame(&b, &mut tail, &mut budget, until, lost)
-                    {
+                    self.tail_path = Some(path(&tree, at));
+                    let got = self.endgame(&b, &mut tail, &mut budget, until, lost);
+                    self.tail_path = None;
+                    if let Some(Some((after, score))) = got {
                         let mut p = path(&tree, at);
                         tail.reverse();
                         p.extend(tail);
-                        if p.len() < self.best_len() {
+                        if self.prefix.len() + p.len() < self.best_len() {
                             self.record(p, after, score);
                             found = true;
                         }
@@ -802,10 +901,21 @@ impl<G: TurnGame> Search<'_, G> {
                                 found = true;
                             }
                         }
-                        Some(score) => self.closest = self.closest.max(score),
+                        Some(score) => {
+                            if self.near.as_ref().is_none_or(|n| score >= n.1) {
+                                self.near_miss(&path(&tree, at), m, score);
+                            }
+                            self.closest = self.closest.max(score);
+                        }
                         None => {
                             let to = &mut levels[(G::south_captured(&c) - base) as usize];
-                            to.push((Self::lead(&c), at, m, depth + 1, c));
+                            let mut lead = Self::lead(&c);
+                            if self.salt != 0 {
+                                let h = BuildHasherDefault::<ShardHasher>::default()
+                                    .hash_one((G::key(&c), self.salt));
+                                lead += ((h >> 32) % RESTART_NOISE) as i64;
+                            }
+                            to.push((lead, at, m, depth + 1, c));
                             if to.len() >= 4 * width {
                                 to.select_nth_unstable_by_key(2 * width, |w| {
                                     std::cmp::Reverse(w.0)
@@ -821,6 +931,66 @@ impl<G: TurnGame> Search<'_, G> {
             }
         }
         found
+    }
+
+    /// Local search from the best near miss ([`Self::near`]): the board
+    /// `back` moves before its end, for `back` = 2, 4, 8, ..., is swept
+    /// again, wider (its levels are few: `budget` boards expanded in all,
+    /// spread over them), with the moves that led there as the prefix;
+    /// when a sweep sees a better near miss, the cuts start again from it.
+    /// True when it found a winning turn.
+    fn restarts(
+        &mut self,
+        root: &G::Board,
+        budget: usize,
+        until: Option<Duration>,
+        lost: &mut Lost<G::Key>,
+    ) -> bool {
+        let mut back = 2;
+        let mut moves = Vec::new();
+        let mut budget = budget;
+        let mut stalls = 0;
+        let mut salts: u64 = 0;
+        while let Some((near, score)) = self.near.clone() {
+            if back > near.len() && stalls < RESTART_DOUBLINGS {
+                stalls += 1;
+                budget = budget.saturating_mul(2);
+                back = 2;
+            }
+            if back > near.len() || self.stopped || self.late(until) {
+                return false;
+            }
+            let cut = near.len() - back;
+            let mut b = root.clone();
+            for &m in &near[..cut] {
+                G::moves(&b, &mut moves);
+                b = match moves.drain(..).find(|(x, _)| *x == m) {
+                    Some((_, c)) => c,
+                    None => return false,
+                };
+            }
+            let levels = G::on_board(&b) as usize + 1;
+            let width = (budget / levels).clamp(16, Self::max_sweep(&b));
+            self.prefix = near[..cut].to_vec();
+            self.endings = false;
+            salts = salts.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            self.salt = salts | 1;
+            self.plateau = true;
+            let won = self.sweep(&b, width, until, lost);
+            self.endings = true;
+            self.plateau = false;
+            self.salt = 0;
+            self.prefix.clear();
+            if won {
+                return true;
+            }
+            if self.near.as_ref().is_some_and(|n| n.1 > score) {
+                back = 2;
+            } else {
+                back *= 2;
+            }
+        }
+        false
     }
 
     /// The moves that lead to board `i` of the last of `layers`.
@@ -868,13 +1038,27 @@ impl<G: TurnGame> Search<'_, G> {
                     tail.push(m);
                     return Some(Some((c, score)));
                 }
-                Some(score) => self.closest = self.closest.max(score),
+                Some(score) => {
+                    if self.tail_path.is_some() && self.near.as_ref().is_none_or(|n| score >= n.1) {
+                        let tp = self.tail_path.take().unwrap_or_default();
+                        self.near_miss(&tp, m, score);
+                        self.tail_path = Some(tp);
+                    }
+                    self.closest = self.closest.max(score);
+                }
                 None => next.push((m, c)),
             }
         }
         let mut complete = true;
         for (m, c) in next {
-            match self.endgame(&c, tail, budget, until, lost) {
+            if let Some(tp) = &mut self.tail_path {
+                tp.push(m);
+            }
+            let got = self.endgame(&c, tail, budget, until, lost);
+            if let Some(tp) = &mut self.tail_path {
+                tp.pop();
+            }
+            match got {
                 Some(Some(win)) => {
                     tail.push(m);
                     return Some(Some(win));
@@ -966,7 +1150,7 @@ pub fn shortest<G: TurnGame>(
     // winning turn (or an eighth, then a third, of the time).
     let mut proved = s.depth_first(root, options.time.map(|t| t / 8), true, DFS_FIRST_NODES);
     if !proved && !s.stopped && s.best.is_none() {
-        let until = options.time.map(|t| t * 2 / 3);
+        let until = options.time.map(|t| t / 8);
         let mut width = 16;
         let mut lost = Lost::new();
         while width <= MAX_BEAM && !s.stopped && until.is_none_or(|t| s.start.elapsed() < t) {
@@ -984,6 +1168,17 @@ pub fn shortest<G: TurnGame>(
             && options.time.is_none_or(|t| s.start.elapsed() < t)
         {
             if s.sweep(root, width, options.time, &mut lost) {
+                break;
+            }
+            // Then the local search from the best near miss, until the
+            // deadline (or its budget, doubled 16 times, is spent).
+            let levels = G::on_board(root) as usize + 1;
+            if s.restarts(
+                root,
+                RESTART_BUDGET * width * levels,
+                options.time,
+                &mut lost,
+            ) {
                 break;
             }
             width *= 2;
@@ -1146,6 +1341,46 @@ mod tests {
             b = crate::games::play::<Dakon>(&b, m).unwrap();
         }
         assert!(checked[0] > 0 && checked[1] > 0, "{checked:?}");
+    }
+
+    #[test]
+    fn restarts_turn_a_near_miss_into_a_win() {
+        // dakon:6x6 and dakon:7x7, strong: a sweep of width 1 ends short
+        // of the goal; its best near miss replays to its score, and the
+        // local search from it finds a winning turn that replays from the
+        // start (the moves before the cut included).
+        for (n, need) in [(6, 66), (7, 91)] {
+            let options = Options {
+                need,
+                time: None,
+                max_boards: 1 << 20,
+            };
+            let progress = Progress::default();
+            let mut s = Search::<Engine<Dakon>>::new(&options, &progress);
+            let start = Position::start(n, n);
+            let mut lost = Lost::new();
+            assert!(!s.sweep(&start, 1, None, &mut lost), "dakon:{n}x{n}");
+            let (near, score) = s.near.clone().unwrap();
+            assert!(score < need && score == s.closest);
+            let mut p = start;
+            for (i, &m) in near.iter().enumerate() {
+                assert_eq!(Engine::<Dakon>::turn_over(&p), None, "move {}", i + 1);
+                p = crate::games::play::<Dakon>(&p, m).unwrap();
+            }
+            assert_eq!(Engine::<Dakon>::turn_over(&p), Some(score));
+            let levels = Engine::<Dakon>::on_board(&start) as usize + 1;
+            assert!(s.restarts(&start, levels, None, &mut lost), "dakon:{n}x{n}");
+            assert!(s.prefix.is_empty() && s.salt == 0);
+            let best = s.best.unwrap();
+            let mut p = start;
+            for (i, &m) in best.moves.iter().enumerate() {
+                assert_eq!(Engine::<Dakon>::turn_over(&p), None, "move {}", i + 1);
+                p = crate::games::play::<Dakon>(&p, m).unwrap();
+            }
+            assert_eq!(p, best.after);
+            assert_eq!(Engine::<Dakon>::turn_over(&p), Some(best.score));
+            assert!(best.score >= need);
+        }
     }
 
     #[test]
