@@ -100,6 +100,24 @@
 //!    against 80 from the beams. In `data/dakon-openings.md`, one search
 //!    at a time: openings of 21 to 27 and 30 pits in 12.1 to 33.3 s, 420
 //!    to 907 moves; 28, 29, 31 and 32 short by 1, 4, 1 and 11 seeds.)
+//!
+//!    *Two local searches at a time* (`Search::restarts_pair`). With two
+//!    cores or more, the local search runs twice from the same near miss,
+//!    on two threads, with different salts (`PAIR_SEED`), each walking its
+//!    own plateau; the first winning turn sets a flag that stops the other
+//!    (seen where the deadline is), then the two are merged (the shorter
+//!    win, the better near miss) and the search goes on as with one.
+//!    (Measured, 60 s, strong, one search at a time, niced, on the 2-core
+//!    machine otherwise idle: `dakon:28x28` and `dakon:31x31` still came
+//!    within 1 seed (1,539 of 1,540, 1,890 of 1,891), as with one thread;
+//!    the second core did not pay there. While the machine was also
+//!    compiling: 28, 29, 31, 32 within 28, 3, 118 and 223 seeds. In
+//!    `data/dakon-openings.md`, one search at a time on the idle machine:
+//!    openings of 21 to 27 and 30 first found in 11.8 to 29.6 s, against
+//!    12.1 to 33.3 s with one thread on the loaded machine (`dakon:27x27`
+//!    11.8 s against 24.9); 28, 29, 31 and 32 short by 1, 3, 1 and 3
+//!    seeds, against 1, 4, 1 and 11. Not tried for lack of time: more cut
+//!    points, other noise amplitudes.)
 //! 2. *Breadth-first, exact.* Layer `k` holds the distinct boards reached
 //!    by `k` extra moves. The first layer with a winning move gives a
 //!    shortest turn; when the layers reach the best length of phase 1
