@@ -100,6 +100,24 @@
 //!    against 80 from the beams. In `data/dakon-openings.md`, one search
 //!    at a time: openings of 21 to 27 and 30 pits in 12.1 to 33.3 s, 420
 //!    to 907 moves; 28, 29, 31 and 32 short by 1, 4, 1 and 11 seeds.)
+//!
+//!    *Two local searches at a time* (`Search::restarts_pair`). With two
+//!    cores or more, the local search runs twice from the same near miss,
+//!    on two threads, with different salts (`PAIR_SEED`), each walking its
+//!    own plateau; the first winning turn sets a flag that stops the other
+//!    (seen where the deadline is), then the two are merged (the shorter
+//!    win, the better near miss) and the search goes on as with one.
+//!    (Measured, 60 s, strong, one search at a time, niced, on the 2-core
+//!    machine otherwise idle: `dakon:28x28` and `dakon:31x31` still came
+//!    within 1 seed (1,539 of 1,540, 1,890 of 1,891), as with one thread;
+//!    the second core did not pay there. While the machine was also
+//!    compiling: 28, 29, 31, 32 within 28, 3, 118 and 223 seeds. In
+//!    `data/dakon-openings.md`, one search at a time on the idle machine:
+//!    openings of 21 to 27 and 30 first found in 11.8 to 29.6 s, against
+//!    12.1 to 33.3 s with one thread on the loaded machine (`dakon:27x27`
+//!    11.8 s against 24.9); 28, 29, 31 and 32 short by 1, 3, 1 and 3
+//!    seeds, against 1, 4, 1 and 11. Not tried for lack of time: more cut
+//!    points, other noise amplitudes.)
 //! 2. *Breadth-first, exact.* Layer `k` holds the distinct boards reached
 //!    by `k` extra moves. The first layer with a winning move gives a
 //!    shortest turn; when the layers reach the best length of phase 1
@@ -133,16 +151,17 @@ use crate::wide::{WideDakon, WidePosition};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What the shortest search needs of a game: South's moves and where a
 /// turn ends.
 pub trait TurnGame {
-    /// A position.
-    type Board: Clone;
+    /// A position (sent to the local search's second thread).
+    type Board: Clone + Send + Sync;
     /// What identifies a position (the whole of it: two positions with the
     /// same key must be equal).
-    type Key: Eq + Hash;
+    type Key: Eq + Hash + Send;
     /// The key of `b`.
     fn key(b: &Self::Board) -> Self::Key;
     /// South's legal moves in `b` (South to move, game not over) with the
@@ -345,6 +364,10 @@ const RESTART_DOUBLINGS: u32 = 16;
 /// boards among those of (nearly) equal rank.
 const RESTART_NOISE: u64 = 3;
 
+/// The first salt of the second local search of a pair (the first starts
+/// from 0; both add the same odd step per sweep, so their salts differ).
+const PAIR_SEED: u64 = 0x2545_f491_4f6c_dd1d;
+
 /// Nodes between two looks at the clock and the stop flag. A node of the
 /// exhaustive endings on the wide boards can take a millisecond (a move
 /// relays its seeds round the board lap after lap): 1,024 nodes between
@@ -546,6 +569,9 @@ struct Search<'a, G: TurnGame> {
     salt: u64,
     /// Whether a near miss as good as [`Self::near`] replaces it.
     plateau: bool,
+    /// Set when the other local search of a pair found a winning turn
+    /// ([`Self::restarts_pair`]): this one stops.
+    halt: Option<Arc<AtomicBool>>,
 }
 
 impl<'a, G: TurnGame> Search<'a, G> {
@@ -565,6 +591,7 @@ impl<'a, G: TurnGame> Search<'a, G> {
             endings: true,
             salt: 0,
             plateau: false,
+            halt: None,
         }
     }
 }
@@ -576,7 +603,13 @@ impl<G: TurnGame> Search<'_, G> {
         let n = self.progress.nodes.fetch_add(1, Ordering::Relaxed);
         if n.is_multiple_of(CHECK_EVERY) {
             let late = self.options.time.is_some_and(|t| self.start.elapsed() >= t);
-            if late || self.progress.stop.load(Ordering::Relaxed) {
+            if late
+                || self.progress.stop.load(Ordering::Relaxed)
+                || self
+                    .halt
+                    .as_ref()
+                    .is_some_and(|h| h.load(Ordering::Relaxed))
+            {
                 self.stopped = true;
             }
         }
@@ -939,18 +972,21 @@ impl<G: TurnGame> Search<'_, G> {
     /// spread over them), with the moves that led there as the prefix;
     /// when a sweep sees a better near miss, the cuts start again from it.
     /// True when it found a winning turn.
+    /// `seed` starts the sequence of salts (the two searches of a pair,
+    /// [`Self::restarts_pair`], draw different noise).
     fn restarts(
         &mut self,
         root: &G::Board,
         budget: usize,
         until: Option<Duration>,
         lost: &mut Lost<G::Key>,
+        seed: u64,
     ) -> bool {
         let mut back = 2;
         let mut moves = Vec::new();
         let mut budget = budget;
         let mut stalls = 0;
-        let mut salts: u64 = 0;
+        let mut salts: u64 = seed;
         while let Some((near, score)) = self.near.clone() {
             if back > near.len() && stalls < RESTART_DOUBLINGS {
                 stalls += 1;
@@ -991,6 +1027,81 @@ impl<G: TurnGame> Search<'_, G> {
             }
         }
         false
+    }
+
+    /// Two local searches ([`Self::restarts`]) from the same near miss, on
+    /// two threads, with different salts (each walks its own plateau);
+    /// the first to find a winning turn stops the other. The state of
+    /// both is merged: the shorter winning turn, the better near miss,
+    /// the best score. With one core, or `pair` false, just one search.
+    /// True when one found a winning turn.
+    fn restarts_pair(
+        &mut self,
+        root: &G::Board,
+        budget: usize,
+        until: Option<Duration>,
+        lost: &mut Lost<G::Key>,
+        pair: bool,
+    ) -> bool {
+        if !pair {
+            return self.restarts(root, budget, until, lost, 0);
+        }
+        let halt = Arc::new(AtomicBool::new(false));
+        let mut other = Search::<G> {
+            options: self.options,
+            progress: self.progress,
+            start: self.start,
+            best: self.best.clone(),
+            first: self.first,
+            stopped: self.stopped,
+            closest: self.closest,
+            prefix: Vec::new(),
+            tail_path: None,
+            near: self.near.clone(),
+            endings: true,
+            salt: 0,
+            plateau: false,
+            halt: Some(halt.clone()),
+        };
+        let own_halt = self.halt.replace(halt.clone());
+        let (won, other_won) = std::thread::scope(|scope| {
+            let h = halt.clone();
+            let o = &mut other;
+            let t = scope.spawn(move || {
+                // Endings are off in the local search: its lost boards
+                // stay empty.
+                let won = o.restarts(root, budget, until, &mut Lost::new(), PAIR_SEED);
+                if won {
+                    h.store(true, Ordering::Relaxed);
+                }
+                won
+            });
+            let won = self.restarts(root, budget, until, lost, 0);
+            if won {
+                halt.store(true, Ordering::Relaxed);
+            }
+            (won, t.join().expect("local search thread"))
+        });
+        self.halt = own_halt;
+        if other_won && (!won || other.best_len() < self.best_len()) {
+            self.best = other.best.take();
+        }
+        self.first = match (self.first, other.first) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.closest = self.closest.max(other.closest);
+        if other
+            .near
+            .as_ref()
+            .is_some_and(|o| self.near.as_ref().is_none_or(|n| o.1 > n.1))
+        {
+            self.near = other.near.take();
+        }
+        // Stopped by the pair's own flag only: not the whole search.
+        self.stopped = self.progress.stop.load(Ordering::Relaxed)
+            || self.options.time.is_some_and(|t| self.start.elapsed() >= t);
+        won || other_won
     }
 
     /// The moves that lead to board `i` of the last of `layers`.
@@ -1160,6 +1271,7 @@ pub fn shortest<G: TurnGame>(
             width *= 2;
         }
         // Then sweeps over the captured seeds, until the deadline.
+        let pair = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
         let mut width = 16;
         let widest = Search::<G>::max_sweep(root);
         while s.best.is_none()
@@ -1173,11 +1285,12 @@ pub fn shortest<G: TurnGame>(
             // Then the local search from the best near miss, until the
             // deadline (or its budget, doubled 16 times, is spent).
             let levels = G::on_board(root) as usize + 1;
-            if s.restarts(
+            if s.restarts_pair(
                 root,
                 RESTART_BUDGET * width * levels,
                 options.time,
                 &mut lost,
+                pair,
             ) {
                 break;
             }
@@ -1369,7 +1482,10 @@ mod tests {
             }
             assert_eq!(Engine::<Dakon>::turn_over(&p), Some(score));
             let levels = Engine::<Dakon>::on_board(&start) as usize + 1;
-            assert!(s.restarts(&start, levels, None, &mut lost), "dakon:{n}x{n}");
+            assert!(
+                s.restarts(&start, levels, None, &mut lost, 0),
+                "dakon:{n}x{n}"
+            );
             assert!(s.prefix.is_empty() && s.salt == 0);
             let best = s.best.unwrap();
             let mut p = start;
@@ -1381,6 +1497,52 @@ mod tests {
             assert_eq!(Engine::<Dakon>::turn_over(&p), Some(best.score));
             assert!(best.score >= need);
         }
+    }
+
+    #[test]
+    fn a_pair_of_restarts_finds_a_win_and_halts() {
+        // dakon:6x6 and dakon:7x7, strong, from a sweep of width 1's near
+        // miss: the pair of local searches finds a winning turn that
+        // replays from the start, leaves no halt flag behind, and the
+        // second search of a pair starts from other salts (else the pair
+        // would search the same boards twice). A search whose halt flag
+        // is set stops at once.
+        for (n, need) in [(6, 66), (7, 91)] {
+            let options = Options {
+                need,
+                time: None,
+                max_boards: 1 << 20,
+            };
+            let progress = Progress::default();
+            let mut s = Search::<Engine<Dakon>>::new(&options, &progress);
+            let start = Position::start(n, n);
+            let mut lost = Lost::new();
+            assert!(!s.sweep(&start, 1, None, &mut lost));
+            let near = s.near.clone();
+            let levels = Engine::<Dakon>::on_board(&start) as usize + 1;
+            let fresh = Progress::default();
+            let mut halted = Search::<Engine<Dakon>>::new(&options, &fresh);
+            halted.near = near.clone();
+            halted.halt = Some(Arc::new(AtomicBool::new(true)));
+            assert!(!halted.restarts(&start, levels, None, &mut Lost::new(), PAIR_SEED));
+            assert!(halted.best.is_none() && halted.stopped);
+            assert!(s.restarts_pair(&start, levels, None, &mut lost, true));
+            assert!(s.halt.is_none() && !s.stopped && s.prefix.is_empty());
+            assert!(s.first.is_some() && s.closest >= need);
+            let best = s.best.unwrap();
+            let mut p = start;
+            for (i, &m) in best.moves.iter().enumerate() {
+                assert_eq!(Engine::<Dakon>::turn_over(&p), None, "move {}", i + 1);
+                p = crate::games::play::<Dakon>(&p, m).unwrap();
+            }
+            assert_eq!(p, best.after);
+            assert_eq!(Engine::<Dakon>::turn_over(&p), Some(best.score));
+            assert!(best.score >= need);
+        }
+        assert_ne!(
+            PAIR_SEED.wrapping_add(0x9e37_79b9_7f4a_7c15) | 1,
+            0x9e37_79b9_7f4a_7c15 | 1
+        );
     }
 
     #[test]
