@@ -1487,16 +1487,22 @@ mod tests {
                 "dakon:{n}x{n}"
             );
             assert!(s.prefix.is_empty() && s.salt == 0);
-            let best = s.best.unwrap();
-            let mut p = start;
-            for (i, &m) in best.moves.iter().enumerate() {
-                assert_eq!(Engine::<Dakon>::turn_over(&p), None, "move {}", i + 1);
-                p = crate::games::play::<Dakon>(&p, m).unwrap();
-            }
-            assert_eq!(p, best.after);
-            assert_eq!(Engine::<Dakon>::turn_over(&p), Some(best.score));
-            assert!(best.score >= need);
+            assert_replays_and_wins(&start, s.best.unwrap(), need);
         }
+    }
+
+    /// Checks that `best` is a first turn from `start`: every move but the
+    /// last keeps the turn, the last ends it at `best.after` with
+    /// `best.score`, at least `need`.
+    fn assert_replays_and_wins(start: &Position, best: Opening<Position>, need: u32) {
+        let mut p = *start;
+        for (i, &m) in best.moves.iter().enumerate() {
+            assert_eq!(Engine::<Dakon>::turn_over(&p), None, "move {}", i + 1);
+            p = crate::games::play::<Dakon>(&p, m).unwrap();
+        }
+        assert_eq!(p, best.after);
+        assert_eq!(Engine::<Dakon>::turn_over(&p), Some(best.score));
+        assert!(best.score >= need);
     }
 
     #[test]
@@ -1529,15 +1535,7 @@ mod tests {
             assert!(s.restarts_pair(&start, levels, None, &mut lost, true));
             assert!(s.halt.is_none() && !s.stopped && s.prefix.is_empty());
             assert!(s.first.is_some() && s.closest >= need);
-            let best = s.best.unwrap();
-            let mut p = start;
-            for (i, &m) in best.moves.iter().enumerate() {
-                assert_eq!(Engine::<Dakon>::turn_over(&p), None, "move {}", i + 1);
-                p = crate::games::play::<Dakon>(&p, m).unwrap();
-            }
-            assert_eq!(p, best.after);
-            assert_eq!(Engine::<Dakon>::turn_over(&p), Some(best.score));
-            assert!(best.score >= need);
+            assert_replays_and_wins(&start, s.best.unwrap(), need);
         }
         assert_ne!(
             PAIR_SEED.wrapping_add(0x9e37_79b9_7f4a_7c15) | 1,
@@ -1564,15 +1562,8 @@ mod tests {
                 width *= 2;
                 assert!(width <= 1 << 12, "dakon:{n}x{n}: no strong turn");
             }
-            let best = s.best.unwrap();
-            let mut p = start;
-            for (i, &m) in best.moves.iter().enumerate() {
-                assert_eq!(Engine::<Dakon>::turn_over(&p), None, "move {}", i + 1);
-                p = crate::games::play::<Dakon>(&p, m).unwrap();
-            }
-            assert_eq!(p, best.after);
-            assert_eq!(Engine::<Dakon>::turn_over(&p), Some(best.score));
-            assert!(best.score >= need && s.closest >= need);
+            assert_replays_and_wins(&start, s.best.unwrap(), need);
+            assert!(s.closest >= need);
         }
     }
 
