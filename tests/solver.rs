@@ -139,3 +139,33 @@ fn a_search_deeper_than_its_stack_fails_cleanly_and_the_solver_recovers() {
     let got = shallow.solve::<Awari>(&small.start()).unwrap().value;
     assert_eq!(got, solver(1).solve::<Awari>(&small.start()).unwrap().value);
 }
+
+#[test]
+fn the_table_layout_follows_the_widest_key() {
+    use mancala::games::Kalah;
+    let mut s = solver(1);
+    // Kalah(4,3): 24 seeds over 12 pits, 36-bit keys: 16-byte entries.
+    let small: Variant = "kalah:4x3".parse().unwrap();
+    assert_eq!(s.solve::<Kalah>(&small.start()).unwrap().value, 8);
+    assert_eq!(s.table().entry_bytes(), 16);
+    // 72 seeds over 12 pits need 84 bits, more than a narrow entry's 80:
+    // the solver changes to 32-byte entries. South's one move ends the
+    // game: 1 seed sown into South's store, then South's row is empty and
+    // North takes its 71.
+    let big: Variant = "kalah:6x6".parse().unwrap();
+    let pos = big
+        .parse_position("S 0,0,0,0,0,1/10,10,10,10,10,21 0-0")
+        .unwrap();
+    assert_eq!(s.solve::<Kalah>(&pos).unwrap().value, -70);
+    assert_eq!(s.table().entry_bytes(), 32);
+    // A wide table holds every key: a board of the same game and size
+    // with fewer seeds solves in it (1 seed each more: 41 - 31).
+    let few = big
+        .parse_position("S 0,0,0,0,0,1/1,0,0,0,0,0 40-30")
+        .unwrap();
+    assert_eq!(s.solve::<Kalah>(&few).unwrap().value, 10);
+    assert_eq!(s.table().entry_bytes(), 32);
+    // Another size: a fresh table, narrow again.
+    assert_eq!(s.solve::<Kalah>(&small.start()).unwrap().value, 8);
+    assert_eq!(s.table().entry_bytes(), 16);
+}

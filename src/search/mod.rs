@@ -328,7 +328,7 @@ impl Solver {
     /// writing every entry of a large table would touch (and keep resident)
     /// every page of it.
     fn empty_table(&mut self) {
-        self.table = Table::with_bytes(self.table.bytes());
+        self.table = Table::for_keys(self.table.bytes(), self.table.key_bits());
     }
 
     /// Clears the table if it holds entries of another game or board size.
@@ -343,11 +343,15 @@ impl Solver {
                 });
             }
         }
+        // A new table (fresh memory; the old one's is unmapped, and one
+        // that no solve has used was never touched) when the game changes
+        // or the position's keys are too wide for the table's layout: its
+        // entries are 16 bytes when every key a search from `pos` meets
+        // has a quotient in it (boards only lose seeds), else 32.
         let now = Some((R::NAME, pos.n()));
-        if self.owner != now {
-            if self.owner.is_some() {
-                self.empty_table();
-            }
+        let key_bits = crate::packed::bits_needed(2 * pos.n(), pos.board_seeds()) as u32;
+        if self.owner != now || self.table.key_bits() < key_bits {
+            self.table = Table::for_keys(self.table.bytes(), key_bits);
             self.owner = now;
         }
         Ok(())
