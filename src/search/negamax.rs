@@ -235,7 +235,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
     /// Stores `stored`, merged with what the table already knows.
     #[inline]
     fn store(&mut self, key: PackedBoard, stored: Stored) {
-        self.table.store(key, merge(self.table.probe(key), stored));
+        self.table.update(key, |old| merge(old, stored));
     }
 
     /// Adds this searcher's unreported nodes to the shared count.
@@ -574,9 +574,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
     /// [`super::cycles`]), storing every bound it settles; `me`'s result.
     fn close(&mut self, me: u32) -> i32 {
         let table = self.table;
-        self.cycles.close(me, |k, stored| {
-            table.store(k, merge(table.probe(k), stored))
-        })
+        self.cycles
+            .close(me, |k, stored| table.update(k, |old| merge(old, stored)))
     }
 }
 

@@ -231,6 +231,22 @@ impl Stored {
 // bit is clear), and every mutation goes through `&self`.
 unsafe impl crate::mem::ZeroValid for Slot {}
 
+/// What a probe shows of the data `d`: its bounds, or for a guess entry
+/// bounds that say nothing, with its move and work.
+#[inline]
+fn shown(d: u64) -> Stored {
+    let s = Stored::unpack(d);
+    if d & GUESS == 0 {
+        s
+    } else {
+        Stored {
+            lower: UNKNOWN_LOWER,
+            upper: UNKNOWN_UPPER,
+            ..s
+        }
+    }
+}
+
 /// An entry layout, as the bucket logic sees it: an entry holds a *stored
 /// key* (the whole key in the wide layout, its quotient in the narrow one)
 /// and a data word; `Keys` maps a key to its hash and stored key.
@@ -509,14 +525,18 @@ impl<E: Entry> Buckets<E> {
     /// as in the module docs).
     #[inline]
     fn store_in(&self, bucket: &[E], stored: u128, data: u64) {
+        self.entry_for(bucket, stored).0.put(stored, data);
+    }
+
+    /// The entry of `bucket` a store of `stored` goes to (its own, else
+    /// the one holding the least work), and the data of its own.
+    #[inline]
+    fn entry_for<'b>(&self, bucket: &'b [E], stored: u128) -> (&'b E, Option<u64>) {
         let mut victim = &bucket[0];
         let mut least = u8::MAX;
         for e in bucket {
             match e.get() {
-                Some((k, d)) if k == stored && d & VALID != 0 => {
-                    victim = e;
-                    break;
-                }
+                Some((k, d)) if k == stored && d & VALID != 0 => return (e, Some(d)),
                 Some((_, d)) => {
                     let w = if d & VALID == 0 {
                         0
@@ -531,7 +551,31 @@ impl<E: Entry> Buckets<E> {
                 None => {}
             }
         }
-        victim.put(stored, data);
+        (victim, None)
+    }
+
+    /// Stores `f(what is stored for key)` with one look at the bucket.
+    #[inline]
+    fn update(&self, key: PackedBoard, f: impl FnOnce(Option<u64>) -> u64) {
+        let Some((h, stored)) = self.locate(key) else {
+            return;
+        };
+        let (entry, mut old) = self.entry_for(self.live_bucket(h), stored);
+        if old.is_none() {
+            // Migrating: the entry may still be in its bucket under the
+            // size before (see `probe_data`).
+            let old_bucket = h as usize & self.old_mask.load(Ordering::Relaxed);
+            if old_bucket != h as usize & self.live_mask.load(Ordering::Relaxed) {
+                old = self
+                    .bucket_at(old_bucket)
+                    .iter()
+                    .find_map(|e| match e.get() {
+                        Some((k, d)) if k == stored && d & VALID != 0 => Some(d),
+                        _ => None,
+                    });
+            }
+        }
+        entry.put(stored, f(old));
     }
 
     fn clear(&self) {
@@ -647,19 +691,14 @@ impl Table {
     /// "Guess entries" in the module docs).
     #[inline]
     pub fn probe(&self, key: PackedBoard) -> Option<Stored> {
-        self.probe_data(key).map(|d| {
-            if d & GUESS == 0 {
-                Stored::unpack(d)
-            } else {
-                let guess = Stored::unpack(d);
-                Stored {
-                    lower: UNKNOWN_LOWER,
-                    upper: UNKNOWN_UPPER,
-                    best: guess.best,
-                    work: guess.work,
-                }
-            }
-        })
+        self.probe_data(key).map(shown)
+    }
+
+    /// Stores `f(what a probe of this board shows)`, with one look at the
+    /// bucket instead of a probe's and a store's.
+    #[inline]
+    pub fn update(&self, key: PackedBoard, f: impl FnOnce(Option<Stored>) -> Stored) {
+        each!(self, b => b.update(key, |d| f(d.map(shown)).pack()))
     }
 
     /// What is stored for this board, with the depth of a guess entry
