@@ -38,7 +38,7 @@
 //! the exact search's fail-low stores as well changed the counts by under
 //! 0.2 %, so the exact search stores its own.
 
-use super::negamax::{merge, move_code, Shared};
+use super::negamax::{merge, move_code, order_score, sort_moves, Shared};
 use super::tt::{Stored, Table, NO_MOVE};
 use crate::games::{final_gain, move_gain, MoveList, Rules, MAX_MOVES};
 use crate::packed::PackedBoard;
@@ -307,23 +307,18 @@ impl<'a, R: Rules> Shallow<'a, R> {
                 return (vlo, e);
             }
         }
-        // The table's move, then extra moves, then captures, then the pit
-        // order of the exact search.
+        // The exact search's order, the table's move (a guess's too) first.
         let mut order = [(0i32, 0u8); MAX_MOVES];
         for (i, (m, child)) in moves.iter().enumerate() {
-            let extra = i32::from(child.to_move() == pos.to_move());
-            let first = i32::from(move_code(*m) == hint);
-            order[i] = (
-                first * 10_000 + extra * 1000 + 4 * move_gain(pos, child),
-                i as u8,
+            let score = order_score(
+                move_gain(pos, child),
+                child.to_move() == pos.to_move(),
+                move_code(*m) == hint,
             );
+            order[i] = (score, i as u8);
         }
         let order = &mut order[..moves.len()];
-        if R::SOWS_INTO_STORES {
-            order.sort_unstable_by_key(|o| std::cmp::Reverse(*o));
-        } else {
-            order.sort_unstable_by_key(|o| (std::cmp::Reverse(o.0), o.1));
-        }
+        sort_moves::<R>(order);
         let nodes_before = self.nodes;
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;

@@ -110,6 +110,32 @@ const ORDER_EXTRA_MOVE: i32 = 1_000;
 /// else.
 const ORDER_TABLE_MOVE: i32 = 10_000;
 
+/// A move's place in the ordering of both searches (the exact one here and
+/// the first guess's): higher first. The table's move, then moves after
+/// which the mover moves again, then by the seeds the move captures (net,
+/// `gain`); ties are broken by [`sort_moves`].
+#[inline]
+pub(crate) fn order_score(gain: i32, extra_move: bool, table_move: bool) -> i32 {
+    ORDER_PER_SEED * gain
+        + if extra_move { ORDER_EXTRA_MOVE } else { 0 }
+        + if table_move { ORDER_TABLE_MOVE } else { 0 }
+}
+
+/// Sorts `(score, move index)` pairs into search order: by score, and on a
+/// tie, in the games that sow into the stores, the pit nearest the mover's
+/// store first (Irving, Donkers and Uiterwijk's "right-to-left" default:
+/// Kalah(6,3) 20.3 M -> 1.24 M nodes, Dakon 7x7 4.24 M -> 1.76 M),
+/// elsewhere pit 1 first (the other order costs Anywoli 7x4 three times the
+/// nodes and changes Awari, Akon and Djenon-abe by under 6 %).
+#[inline]
+pub(crate) fn sort_moves<R: Rules>(order: &mut [(i32, u8)]) {
+    if R::SOWS_INTO_STORES {
+        order.sort_unstable_by_key(|o| std::cmp::Reverse(*o));
+    } else {
+        order.sort_unstable_by_key(|o| (std::cmp::Reverse(o.0), o.1));
+    }
+}
+
 /// Counters shared by the threads of one solve.
 #[derive(Debug)]
 pub struct Shared {
@@ -420,13 +446,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             upper[i] = vhi;
         }
 
-        // Move ordering: the table's move, then extra moves, then by the
-        // seeds the move captures, then, in the games that sow into the
-        // stores, the pit nearest the mover's store first (Irving, Donkers
-        // and Uiterwijk's "right-to-left" default: Kalah(6,3) 20.3 M ->
-        // 1.24 M nodes, Dakon 7x7 4.24 M -> 1.76 M), elsewhere pit 1 first
-        // (the other order costs Anywoli 7x4 three times the nodes and
-        // changes Awari, Akon and Djenon-abe by under 6 %). Moves that
+        // Move ordering ([`order_score`], [`sort_moves`]). Moves that
         // cannot exceed `alpha` are left out; the best of their upper
         // bounds is where `best` starts.
         let mut order: [(i32, u8); crate::games::MAX_MOVES] = [(0, 0); crate::games::MAX_MOVES];
@@ -437,13 +457,11 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 best = best.max(upper[i]);
                 continue;
             }
-            let mut score = ORDER_PER_SEED * gain[i];
-            if child.to_move() == pos.to_move() {
-                score += ORDER_EXTRA_MOVE;
-            }
-            if move_code(*m) == best_code {
-                score += ORDER_TABLE_MOVE;
-            }
+            let score = order_score(
+                gain[i],
+                child.to_move() == pos.to_move(),
+                move_code(*m) == best_code,
+            );
             order[searched] = (score, i as u8);
             searched += 1;
         }
@@ -453,11 +471,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             return best;
         }
         let order = &mut order[..searched];
-        if R::SOWS_INTO_STORES {
-            order.sort_unstable_by_key(|o| std::cmp::Reverse(*o));
-        } else {
-            order.sort_unstable_by_key(|o| (std::cmp::Reverse(o.0), o.1));
-        }
+        sort_moves::<R>(order);
 
         self.depth += 1;
         let nodes_before = self.nodes;
