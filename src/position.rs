@@ -74,6 +74,48 @@ pub struct Setup {
     pub captured: ByPlayer<u32>,
 }
 
+/// What [`Setup::check`] finds wrong; each position type reports it as its
+/// own error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SetupError {
+    /// The two rows have different lengths.
+    UnequalRows { south: usize, north: usize },
+    /// The rows are empty or longer than allowed.
+    RowLength(usize),
+    /// More seeds in all (pits and captured) than allowed.
+    Seeds(u64),
+}
+
+impl Setup {
+    /// The pits a row, if the rows are of equal length `1..=max_n` and the
+    /// seeds (pits and captured) at most `max_seeds`: then every count fits
+    /// a type that holds `max_seeds`.
+    pub(crate) fn check(&self, max_n: usize, max_seeds: usize) -> Result<usize, SetupError> {
+        let (ls, ln) = (self.south.len(), self.north.len());
+        if ls != ln {
+            return Err(SetupError::UnequalRows {
+                south: ls,
+                north: ln,
+            });
+        }
+        if ls == 0 || ls > max_n {
+            return Err(SetupError::RowLength(ls));
+        }
+        let total: u64 = self
+            .south
+            .iter()
+            .chain(&self.north)
+            .map(|&c| u64::from(c))
+            .sum::<u64>()
+            + u64::from(self.captured.south)
+            + u64::from(self.captured.north);
+        if total > max_seeds as u64 {
+            return Err(SetupError::Seeds(total));
+        }
+        Ok(ls)
+    }
+}
+
 /// A validated position: `n` pits per row (`1..=MAX_N`), at most
 /// [`MAX_SEEDS`] seeds in all.
 ///
@@ -91,27 +133,11 @@ pub struct Position {
 impl Position {
     /// Validates a setup. The only way from raw data to a [`Position`].
     pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
-        let (ls, ln) = (setup.south.len(), setup.north.len());
-        if ls != ln {
-            return Err(PositionError::UnequalRows {
-                south: ls,
-                north: ln,
-            });
-        }
-        if ls == 0 || ls > MAX_N {
-            return Err(PositionError::RowLength(ls));
-        }
-        let total: u64 = setup
-            .south
-            .iter()
-            .chain(&setup.north)
-            .map(|&c| u64::from(c))
-            .sum::<u64>()
-            + u64::from(setup.captured.south)
-            + u64::from(setup.captured.north);
-        if total > MAX_SEEDS as u64 {
-            return Err(PositionError::TooManySeeds(total));
-        }
+        let ls = setup.check(MAX_N, MAX_SEEDS).map_err(|e| match e {
+            SetupError::UnequalRows { south, north } => PositionError::UnequalRows { south, north },
+            SetupError::RowLength(n) => PositionError::RowLength(n),
+            SetupError::Seeds(total) => PositionError::TooManySeeds(total),
+        })?;
         // Every count is at most the total, so the casts below are exact.
         let mut pits = [0u8; MAX_PITS];
         for (dst, &c) in pits.iter_mut().zip(setup.south.iter().chain(&setup.north)) {

@@ -27,7 +27,7 @@ use crate::board::Board;
 use crate::games::dakon;
 use crate::games::Move;
 use crate::notation::NotationError;
-use crate::position::{Position, Setup};
+use crate::position::{Position, Setup, SetupError};
 use crate::side::{ByPlayer, Side};
 use std::fmt;
 use std::str::FromStr;
@@ -106,27 +106,13 @@ pub struct WidePosition {
 impl WidePosition {
     /// Validates a setup: the only way from raw data to a wide position.
     pub fn from_setup(setup: &Setup) -> Result<WidePosition, WideError> {
-        let (ls, ln) = (setup.south.len(), setup.north.len());
-        if ls != ln {
-            return Err(WideError::UnequalRows {
-                south: ls,
-                north: ln,
-            });
-        }
-        if ls == 0 || ls > WIDE_MAX_N {
-            return Err(WideError::RowLength(ls));
-        }
-        let total: u64 = setup
-            .south
-            .iter()
-            .chain(&setup.north)
-            .map(|&c| u64::from(c))
-            .sum::<u64>()
-            + u64::from(setup.captured.south)
-            + u64::from(setup.captured.north);
-        if total > WIDE_MAX_SEEDS as u64 {
-            return Err(WideError::Seeds(total));
-        }
+        let ls = setup
+            .check(WIDE_MAX_N, WIDE_MAX_SEEDS)
+            .map_err(|e| match e {
+                SetupError::UnequalRows { south, north } => WideError::UnequalRows { south, north },
+                SetupError::RowLength(n) => WideError::RowLength(n),
+                SetupError::Seeds(total) => WideError::Seeds(total),
+            })?;
         // Every count is at most the total: the casts are exact.
         let mut pits = [0u16; WIDE_MAX_PITS];
         for (dst, &c) in pits.iter_mut().zip(setup.south.iter().chain(&setup.north)) {
