@@ -173,7 +173,8 @@ const FIRST_BYTES: usize = if cfg!(miri) {
 /// (512 MiB narrow), then with its square root (64 M entries after 134 M
 /// nodes, 128 M after 537 M). A larger table saves
 /// fewer nodes than it costs: a page the table touches first is zeroed by
-/// the kernel (about 2.7 s a GiB on the development machine), a doubling
+/// the kernel (0.1 to 8 s a GiB on the development machine: slow for pages
+/// new to the virtual machine, fast for ones it recycles), a doubling
 /// moves half of the entries, and probes spread over more memory miss the
 /// caches and TLB more often. Kalah, 1 thread, no databases, narrow
 /// entries, interior nodes and seconds with the part in use capped at 256
@@ -184,7 +185,11 @@ const FIRST_BYTES: usize = if cfg!(miri) {
 /// costs more: (6,4) doubling at twice the entries 60.5 M, 36.6 s; at four
 /// times, 71.2 M, 36.6 s. (With factor 1 against 2 from the start, in the
 /// wide layout: (6,4) with databases 10.56 M interior nodes, 6.8 s, against
-/// 10.49 M, 9.4 s.)
+/// 10.49 M, 9.4 s.) Growing instead when the stores since the last doubling
+/// have replaced `entries / 8` entries of other keys with work 3 or more
+/// (the table "full of what matters"): (6,4) 67.1 M, 34.6 s (work 2: 63.2
+/// M, 36.5 s; a quarter: 72.9 M, 37.3 s); with databases 11.1 M, 5.2 s
+/// against 10.5 M, 5.6 s: dropped.
 const SOFT_ENTRIES_LOG2: u32 = 25;
 
 /// The move code of a pass in [`Stored::best`] (pits are `1..=16`).
