@@ -487,22 +487,29 @@ impl<E: Entry> Buckets<E> {
     #[inline]
     fn probe_data(&self, key: PackedBoard) -> Option<u64> {
         let (h, stored) = self.locate(key)?;
-        let find = |bucket: &[E]| {
-            bucket.iter().find_map(|e| match e.get() {
-                Some((k, d)) if k == stored && d & VALID != 0 => Some(d),
-                _ => None,
-            })
-        };
-        let h = h as usize;
-        let live = h & self.live_mask.load(Ordering::Relaxed);
-        find(self.bucket_at(live)).or_else(|| {
-            let old = h & self.old_mask.load(Ordering::Relaxed);
-            if old != live {
-                find(self.bucket_at(old))
-            } else {
-                None
-            }
+        self.find(self.live_bucket(h), stored)
+            .or_else(|| self.find_migrating(h, stored))
+    }
+
+    /// The data of the stored key `stored` in `bucket`, if it is there.
+    #[inline]
+    fn find(&self, bucket: &[E], stored: u128) -> Option<u64> {
+        bucket.iter().find_map(|e| match e.get() {
+            Some((k, d)) if k == stored && d & VALID != 0 => Some(d),
+            _ => None,
         })
+    }
+
+    /// While a doubling is migrated, the data of the key of hash `h` in its
+    /// bucket under the size before (a miss in its bucket looks there too,
+    /// see "Growth" in the module docs).
+    #[inline]
+    fn find_migrating(&self, h: u64, stored: u128) -> Option<u64> {
+        let h = h as usize;
+        let old = h & self.old_mask.load(Ordering::Relaxed);
+        (old != h & self.live_mask.load(Ordering::Relaxed))
+            .then(|| self.find(self.bucket_at(old), stored))
+            .flatten()
     }
 
     #[inline]
@@ -565,21 +572,8 @@ impl<E: Entry> Buckets<E> {
         let Some((h, stored)) = self.locate(key) else {
             return;
         };
-        let (entry, mut old) = self.entry_for(self.live_bucket(h), stored);
-        if old.is_none() {
-            // Migrating: the entry may still be in its bucket under the
-            // size before (see `probe_data`).
-            let old_bucket = h as usize & self.old_mask.load(Ordering::Relaxed);
-            if old_bucket != h as usize & self.live_mask.load(Ordering::Relaxed) {
-                old = self
-                    .bucket_at(old_bucket)
-                    .iter()
-                    .find_map(|e| match e.get() {
-                        Some((k, d)) if k == stored && d & VALID != 0 => Some(d),
-                        _ => None,
-                    });
-            }
-        }
+        let (entry, old) = self.entry_for(self.live_bucket(h), stored);
+        let old = old.or_else(|| self.find_migrating(h, stored));
         entry.put(stored, f(old));
     }
 
