@@ -383,25 +383,31 @@ impl<'a, R: Rules> Searcher<'a, R> {
         self.interior += 1;
 
         // Bounds on every move's value before any is searched: from the
-        // child's seeds, and away from the leaves also from the table and
-        // the databases (enhanced transposition cutoff; the loads overlap,
-        // see `Table::prefetch`). One move proven at least `beta` cuts
-        // without a search; a move that cannot exceed `alpha` need not be
-        // searched (its upper bound stands in for its value, which keeps
-        // the fail-soft contract); and the bounds order the other moves.
+        // child's seeds, from the databases at every node (a child they
+        // cover has its exact value, which under a null window either
+        // cuts or needs no search: every such child is settled here), and
+        // away from the leaves also from the table (enhanced transposition
+        // cutoff). The loads are started together and overlap (see
+        // `Table::prefetch`). One move proven at least `beta` cuts without
+        // a search; a move that cannot exceed `alpha` need not be searched
+        // (its upper bound stands in for its value, which keeps the
+        // fail-soft contract); and the bounds order the other moves.
+        // Probing the databases' children here rather than when each is
+        // searched: Kalah(6,4), 20-seed databases, 1 thread, 10.48 M ->
+        // 10.16 M interior nodes (16.3 M -> 11.7 M nodes in all), (5,5)
+        // 19.90 M -> 19.38 M.
         let etc = board >= self.etc_min;
         let mut keys = [None; crate::games::MAX_MOVES];
-        if etc {
-            for (i, (_, child)) in moves.iter().enumerate() {
-                match self.db {
-                    Some((db, max)) if child.board_seeds() <= max => db.prefetch(child),
-                    _ => {
-                        keys[i] = PackedBoard::new(child);
-                        if let Some(k) = keys[i] {
-                            self.table.prefetch(k);
-                        }
+        for (i, (_, child)) in moves.iter().enumerate() {
+            match self.db {
+                Some((db, max)) if child.board_seeds() <= max => db.prefetch(child),
+                _ if etc => {
+                    keys[i] = PackedBoard::new(child);
+                    if let Some(k) = keys[i] {
+                        self.table.prefetch(k);
                     }
                 }
+                _ => {}
             }
         }
         // Each move's net capture, computed once for the bounds, the
@@ -411,17 +417,15 @@ impl<'a, R: Rules> Searcher<'a, R> {
         for (i, (m, child)) in moves.iter().enumerate() {
             let cb = child.board_seeds();
             let (mut lo, mut hi) = R::gain_bounds(child);
-            if etc {
-                if let Some(g) = self
-                    .db
-                    .filter(|&(_, max)| cb <= max)
-                    .map(|(db, _)| db.gain(child).expect("covered"))
-                {
-                    (lo, hi) = (g, g);
-                } else if let Some(st) = keys[i].and_then(|k| self.probe(k)) {
-                    lo = lo.max(i32::from(st.lower));
-                    hi = hi.min(i32::from(st.upper));
-                }
+            if let Some(g) = self
+                .db
+                .filter(|&(_, max)| cb <= max)
+                .map(|(db, _)| db.gain(child).expect("covered"))
+            {
+                (lo, hi) = (g, g);
+            } else if let Some(st) = keys[i].and_then(|k| self.probe(k)) {
+                lo = lo.max(i32::from(st.lower));
+                hi = hi.min(i32::from(st.upper));
             }
             let c = move_gain(pos, child);
             gain[i] = c;
