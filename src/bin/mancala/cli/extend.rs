@@ -89,6 +89,27 @@ pub fn run<T: Send>(
     }
     let threads = solver.threads();
     drop(solver);
+    if !args.quiet {
+        eprintln!(
+            "note: {}building {} {} in memory ({} boards, about {:.0} s estimated)",
+            if first > 0.0 {
+                format!(
+                    "no answer after {:.1} s of search; ",
+                    begun.elapsed().as_secs_f64()
+                )
+            } else {
+                String::new()
+            },
+            if plan.levels.len() == 1 {
+                "level"
+            } else {
+                "levels"
+            },
+            level_ranges(&plan.levels),
+            plan.boards,
+            plan.seconds(threads)
+        );
+    }
     let started = Instant::now();
     let ext = build(args, variant, db, &plan, threads, begun);
     let ext = match ext {
