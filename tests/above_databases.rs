@@ -32,11 +32,11 @@ impl Tablebase for Capped {
     fn max_seeds(&self) -> usize {
         self.max
     }
-    fn gain(&self, pos: &Position) -> Option<i32> {
+    fn entry(&self, pos: &Position) -> Option<&u8> {
         if pos.board_seeds() > self.max {
             return None;
         }
-        self.db.gain(pos)
+        self.db.entry(pos)
     }
 }
 

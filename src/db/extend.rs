@@ -278,27 +278,13 @@ impl Tablebase for Extended {
         self.from + self.levels.len() - 1
     }
     #[inline]
-    fn gain(&self, pos: &Position) -> Option<i32> {
+    fn entry(&self, pos: &Position) -> Option<&u8> {
         let k = pos.board_seeds();
         if k < self.from {
-            return self.base.as_ref()?.gain(pos);
+            return self.base.as_deref()?.entry(pos);
         }
         let (ix, bytes) = self.levels.get(k - self.from)?;
-        let byte = bytes.get(canonical_rank(ix, pos) as usize)?;
-        Some(i32::from(*byte as i8))
-    }
-    #[inline]
-    fn prefetch(&self, pos: &Position) {
-        let k = pos.board_seeds();
-        if k < self.from {
-            if let Some(db) = &self.base {
-                Tablebase::prefetch(db.as_ref(), pos);
-            }
-        } else if let Some((ix, bytes)) = self.levels.get(k - self.from) {
-            if let Some(byte) = bytes.get(canonical_rank(ix, pos) as usize) {
-                crate::mem::prefetch(byte);
-            }
-        }
+        bytes.get(canonical_rank(ix, pos) as usize)
     }
 }
 

@@ -24,16 +24,20 @@ pub trait Tablebase: Send + Sync + std::fmt::Debug {
     /// The most seeds on the board a probe answers for (every board with
     /// at most that many seeds is covered).
     fn max_seeds(&self) -> usize;
+    /// The byte holding the exact future gain of the side to move in
+    /// `pos` (of this game and row length), as a two's complement `i8`, or
+    /// `None` when its board has more than [`Tablebase::max_seeds`] seeds.
+    /// The search takes the place once, starts its load
+    /// ([`crate::mem::prefetch`]) for every child of a node, and reads the
+    /// bytes after, so that the loads overlap.
+    fn entry(&self, pos: &Position) -> Option<&u8>;
     /// The exact future gain of the side to move in `pos` (of this game
     /// and row length), or `None` when its board has more than
     /// [`Tablebase::max_seeds`] seeds.
-    fn gain(&self, pos: &Position) -> Option<i32>;
-    /// Asks the processor to start loading the byte that
-    /// [`Tablebase::gain`] will read for `pos`, so that the probes of a
-    /// node's children overlap their memory latencies. Only a hint: it
-    /// does nothing for a board the databases do not cover (and nothing
-    /// at all unless the implementation provides it).
-    fn prefetch(&self, _pos: &Position) {}
+    #[inline]
+    fn gain(&self, pos: &Position) -> Option<i32> {
+        self.entry(pos).map(|&b| i32::from(b as i8))
+    }
 }
 
 impl Tablebase for Database {
@@ -47,14 +51,9 @@ impl Tablebase for Database {
         Database::max_seeds(self)
     }
     #[inline]
-    fn gain(&self, pos: &Position) -> Option<i32> {
-        Database::gain(self, pos)
-    }
-    #[inline]
-    fn prefetch(&self, pos: &Position) {
-        if let Some(l) = self.level(pos.board_seeds()) {
-            crate::mem::prefetch(&l.bytes[l.index_of(pos)]);
-        }
+    fn entry(&self, pos: &Position) -> Option<&u8> {
+        self.level(pos.board_seeds())
+            .map(|l| &l.bytes[l.index_of(pos)])
     }
 }
 
