@@ -256,9 +256,8 @@ impl TurnGame for Wide {
     }
 
     fn moves(b: &WidePosition, out: &mut Vec<(Move, WidePosition)>) {
-        out.clear();
-        if let Ok(moves) = WideDakon::moves(b) {
-            out.extend(moves);
+        if WideDakon::moves_into(b, out).is_err() {
+            out.clear();
         }
     }
 
