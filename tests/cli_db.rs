@@ -5,39 +5,14 @@
 
 mod common;
 
-use common::{run, TempDir};
+use common::{assert_bad, ok_lines, run, text, TempDir};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn ok(args: &[&str]) -> Vec<String> {
-    let out = run(args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "mancala {args:?}: {}",
-        text(&out.stderr)
-    );
-    text(&out.stdout).lines().map(String::from).collect()
-}
-
-/// Exit status 2, nothing on stdout, no panic; returns stderr.
-fn bad(args: &[&str]) -> String {
-    let out = run(args);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "mancala {args:?}: {err}");
-    assert!(out.stdout.is_empty(), "mancala {args:?}: stdout not empty");
-    assert!(!err.contains("panicked") && !err.trim().is_empty(), "{err}");
-    err
-}
 
 /// Builds Kalah with 3 pits a row, levels 0 to 6, in a new directory.
 fn kalah_db(tag: &str) -> TempDir {
     let dir = TempDir::new(tag);
-    let lines = ok(&[
+    let lines = ok_lines(&[
         "db",
         "build",
         "--game",
@@ -104,7 +79,7 @@ fn all_refuse(dir: &TempDir, why: &str) {
             d,
         ],
     ] {
-        let err = bad(&args);
+        let err = assert_bad(&args);
         assert!(err.contains(why), "mancala {args:?}: {err}");
     }
 }
@@ -115,7 +90,7 @@ fn build_stats_probe_and_verify() {
     let d = dir.path();
     // Every board of a level is counted once: C(k + 5, 5) boards.
     for (k, boards) in [(0u64, 1u64), (1, 6), (4, 126), (6, 462)] {
-        let lines = ok(&[
+        let lines = ok_lines(&[
             "db",
             "stats",
             "--game",
@@ -131,7 +106,7 @@ fn build_stats_probe_and_verify() {
             .sum();
         assert_eq!(total, boards, "level {k}: {lines:?}");
     }
-    let lines = ok(&["db", "verify", "--game", "kalah:3x2", "--dir", d]);
+    let lines = ok_lines(&["db", "verify", "--game", "kalah:3x2", "--dir", d]);
     assert_eq!(lines.len(), 7);
     for (k, l) in lines.iter().enumerate() {
         assert_eq!(l, &format!("level {k}\t0 wrong"));
@@ -142,7 +117,7 @@ fn build_stats_probe_and_verify() {
         "N 2,0,0/0,3,1 3-3",
         "S 0,0,1/0,0,0 6-5",
     ] {
-        let probe = ok(&[
+        let probe = ok_lines(&[
             "db",
             "probe",
             "--game",
@@ -152,9 +127,9 @@ fn build_stats_probe_and_verify() {
             "--dir",
             d,
         ]);
-        let solve = ok(&["solve", "--game", "kalah:3x2", "--position", position]);
+        let solve = ok_lines(&["solve", "--game", "kalah:3x2", "--position", position]);
         assert_eq!(probe[0], solve[0], "{position}");
-        let with_db = ok(&[
+        let with_db = ok_lines(&[
             "solve",
             "--game",
             "kalah:3x2",
@@ -167,7 +142,7 @@ fn build_stats_probe_and_verify() {
         assert!(probe[1].starts_with("gain "), "{probe:?}");
     }
     // A second build reuses every level.
-    ok(&[
+    ok_lines(&[
         "db",
         "build",
         "--game",
@@ -183,7 +158,7 @@ fn build_stats_probe_and_verify() {
 #[test]
 fn probing_beyond_the_built_levels_is_a_clear_error() {
     let dir = kalah_db("beyond");
-    let err = bad(&[
+    let err = assert_bad(&[
         "db",
         "probe",
         "--game",
@@ -194,7 +169,7 @@ fn probing_beyond_the_built_levels_is_a_clear_error() {
         dir.path(),
     ]);
     assert!(err.contains("12 seeds") && err.contains("up to 6"), "{err}");
-    let err = bad(&[
+    let err = assert_bad(&[
         "db",
         "stats",
         "--game",
@@ -206,7 +181,7 @@ fn probing_beyond_the_built_levels_is_a_clear_error() {
     ]);
     assert!(err.contains("level 9"), "{err}");
     // Another row length or game has no database there.
-    let err = bad(&[
+    let err = assert_bad(&[
         "db",
         "stats",
         "--game",
@@ -217,7 +192,7 @@ fn probing_beyond_the_built_levels_is_a_clear_error() {
         dir.path(),
     ]);
     assert!(err.contains("no database"), "{err}");
-    let err = bad(&[
+    let err = assert_bad(&[
         "db",
         "stats",
         "--game",
@@ -229,7 +204,7 @@ fn probing_beyond_the_built_levels_is_a_clear_error() {
     ]);
     assert!(err.contains("no database"), "{err}");
     let missing = dir.0.join("nowhere");
-    bad(&[
+    assert_bad(&[
         "db",
         "stats",
         "--game",
@@ -251,7 +226,7 @@ fn a_corrupt_payload_is_refused_and_rebuilt() {
     std::fs::write(&f, &bytes).unwrap();
     all_refuse(&dir, "payload checksum");
     // The build finds the file invalid and builds the level again.
-    ok(&[
+    ok_lines(&[
         "db",
         "build",
         "--game",
@@ -262,7 +237,7 @@ fn a_corrupt_payload_is_refused_and_rebuilt() {
         dir.path(),
         "--quiet",
     ]);
-    ok(&["db", "verify", "--game", "kalah:3x2", "--dir", dir.path()]);
+    ok_lines(&["db", "verify", "--game", "kalah:3x2", "--dir", dir.path()]);
 }
 
 #[test]
@@ -301,7 +276,7 @@ fn a_level_of_another_game_or_size_is_refused() {
     all_refuse(&dir, "not a valid database file");
     // An Awari level under a Kalah name.
     let other = TempDir::new("mismatch-awari");
-    ok(&[
+    ok_lines(&[
         "db",
         "build",
         "--game",
@@ -315,7 +290,7 @@ fn a_level_of_another_game_or_size_is_refused() {
     std::fs::copy(other.0.join("awari-3-005.mdb"), level_file(&dir, 5)).unwrap();
     all_refuse(&dir, "not a valid database file");
     // And the Awari databases are not used for Kalah positions.
-    let err = bad(&[
+    let err = assert_bad(&[
         "solve",
         "--game",
         "awari:3x2",
@@ -330,7 +305,7 @@ fn a_level_of_another_game_or_size_is_refused() {
 #[test]
 fn a_build_beyond_the_memory_ceiling_is_refused_before_it_starts() {
     let dir = TempDir::new("memory");
-    let err = bad(&[
+    let err = assert_bad(&[
         "db",
         "build",
         "--game",
@@ -359,7 +334,7 @@ fn a_build_beyond_the_memory_ceiling_is_refused_before_it_starts() {
         .unwrap_or_else(|| panic!("{err}"));
     assert!(k > 20, "{err}");
     let below = (k - 1).to_string();
-    ok(&[
+    ok_lines(&[
         "db",
         "build",
         "--game",
@@ -372,7 +347,7 @@ fn a_build_beyond_the_memory_ceiling_is_refused_before_it_starts() {
         dir.path(),
         "--quiet",
     ]);
-    let lines = ok(&["db", "verify", "--game", "awari:3x2", "--dir", dir.path()]);
+    let lines = ok_lines(&["db", "verify", "--game", "awari:3x2", "--dir", dir.path()]);
     assert!(lines.len() > 20, "{lines:?}");
 }
 
@@ -380,7 +355,7 @@ fn a_build_beyond_the_memory_ceiling_is_refused_before_it_starts() {
 fn bad_arguments_are_refused() {
     let dir = TempDir::new("args");
     let d = dir.path();
-    bad(&[
+    assert_bad(&[
         "db",
         "build",
         "--game",
@@ -390,7 +365,7 @@ fn bad_arguments_are_refused() {
         "--dir",
         d,
     ]);
-    bad(&[
+    assert_bad(&[
         "db",
         "build",
         "--game",
@@ -400,7 +375,7 @@ fn bad_arguments_are_refused() {
         "--dir",
         d,
     ]);
-    bad(&[
+    assert_bad(&[
         "db",
         "build",
         "--game",
@@ -410,8 +385,8 @@ fn bad_arguments_are_refused() {
         "--dir",
         d,
     ]);
-    bad(&["db", "build", "--game", "kalah", "--dir", d]);
-    bad(&[
+    assert_bad(&["db", "build", "--game", "kalah", "--dir", d]);
+    assert_bad(&[
         "db",
         "probe",
         "--game",
@@ -424,7 +399,7 @@ fn bad_arguments_are_refused() {
     // A file where the directory should be.
     let file = Path::new(d).join("plain-file");
     std::fs::write(&file, b"x").unwrap();
-    bad(&[
+    assert_bad(&[
         "db",
         "build",
         "--game",
@@ -460,7 +435,7 @@ fn a_killed_build_keeps_its_finished_levels_and_resumes() {
     child.kill().unwrap();
     child.wait().unwrap();
     // What was finished is valid (level 0 takes no time at all).
-    let lines = ok(&["db", "verify", "--game", "awari", "--dir", d]);
+    let lines = ok_lines(&["db", "verify", "--game", "awari", "--dir", d]);
     let built = lines.len();
     assert!((1..19).contains(&built), "{lines:?}");
     // A new build reuses those levels and clears the killed one's leftovers.
@@ -506,20 +481,20 @@ fn a_second_build_in_the_same_directory_is_refused_and_touches_nothing() {
         // This test holds the lock as a running build would.
         let _held = mancala::db::lock::DirLock::acquire(&dir.0).unwrap();
         let before = listing();
-        let err = bad(&[&build[..], &["--dir", d, "--quiet"]].concat());
+        let err = assert_bad(&[&build[..], &["--dir", d, "--quiet"]].concat());
         assert!(err.contains("another build is running"), "{err}");
         assert_eq!(listing(), before, "the refused build changed the directory");
         assert_eq!(std::fs::read(&theirs).unwrap(), b"half a level");
     }
     // Lock released: the build runs and clears the stale temporary.
-    ok(&[&build[..], &["--dir", d, "--quiet"]].concat());
+    ok_lines(&[&build[..], &["--dir", d, "--quiet"]].concat());
     assert!(!theirs.exists());
     // Readers ignore the lock: they open only finished levels.
     {
         let _held = mancala::db::lock::DirLock::acquire(&dir.0).unwrap();
-        let lines = ok(&["db", "verify", "--game", "awari:3x2", "--dir", d]);
+        let lines = ok_lines(&["db", "verify", "--game", "awari:3x2", "--dir", d]);
         assert_eq!(lines.len(), 7, "{lines:?}");
-        ok(&[
+        ok_lines(&[
             "db",
             "probe",
             "--game",
@@ -584,7 +559,7 @@ fn a_second_build_in_the_same_directory_is_refused_and_touches_nothing() {
     assert!(status.success(), "the first build failed: {status}");
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("another build is running"));
-    let lines = ok(&["db", "verify", "--game", "awari", "--dir", big.path()]);
+    let lines = ok_lines(&["db", "verify", "--game", "awari", "--dir", big.path()]);
     assert_eq!(lines.len(), 13, "{lines:?}");
 }
 
@@ -663,7 +638,7 @@ fn a_build_stays_within_a_small_memory_ceiling() {
     eprintln!("announced {peak} bytes, measured {rss}");
     // One MiB less than the announcement is refused before it starts.
     let tight = TempDir::new("ceiling-tight");
-    let err = bad(&[
+    let err = assert_bad(&[
         "db",
         "build",
         "--game",

@@ -4,65 +4,9 @@
 
 mod common;
 
-use common::run;
-use std::process::Output;
+use common::{assert_bad, ok_lines};
 
 const KALAH_START: &str = "S 4,4,4,4,4,4/4,4,4,4,4,4 0-0";
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn describe(args: &[&str], out: &Output) -> String {
-    format!(
-        "mancala {:?}\n  status: {:?}\n  stdout: {:?}\n  stderr: {:?}",
-        args,
-        out.status.code(),
-        text(&out.stdout),
-        text(&out.stderr)
-    )
-}
-
-/// The command must fail cleanly: exit status 2, empty stdout, a non-empty
-/// message on stderr that is not a panic. Returns stderr.
-fn assert_bad(args: &[&str]) -> String {
-    let out = run(args);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "expected exit status 2\n{}",
-        describe(args, &out)
-    );
-    assert!(
-        out.stdout.is_empty(),
-        "stdout must be empty on error\n{}",
-        describe(args, &out)
-    );
-    let err = text(&out.stderr);
-    assert!(
-        !err.trim().is_empty(),
-        "stderr must say what is wrong\n{}",
-        describe(args, &out)
-    );
-    assert!(
-        !err.contains("panicked"),
-        "must not panic\n{}",
-        describe(args, &out)
-    );
-    err
-}
-
-/// The command must succeed with exit status 0; returns stdout's lines.
-fn assert_ok(args: &[&str]) -> Vec<String> {
-    let out = run(args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "expected success\n{}",
-        describe(args, &out)
-    );
-    text(&out.stdout).lines().map(|l| l.to_string()).collect()
-}
 
 /// A bad game spec is refused by `moves` (with and without a position) and
 /// by `apply`.
@@ -422,26 +366,26 @@ fn start_position_is_the_default() {
         "5\tN 4,4,4,4,0,5/5,5,4,4,4,4 1-0",
         "6\tN 4,4,4,4,4,0/5,5,5,4,4,4 1-0",
     ];
-    assert_eq!(assert_ok(&["moves", "--game", "kalah"]), kalah_start_moves);
+    assert_eq!(ok_lines(&["moves", "--game", "kalah"]), kalah_start_moves);
     assert_eq!(
-        assert_ok(&["moves", "--game", "kalah:6x4"]),
+        ok_lines(&["moves", "--game", "kalah:6x4"]),
         kalah_start_moves
     );
     assert_eq!(
-        assert_ok(&["moves", "--game", "kalah", "--position", KALAH_START]),
+        ok_lines(&["moves", "--game", "kalah", "--position", KALAH_START]),
         kalah_start_moves
     );
     // apply from the default start position of a sized game.
     assert_eq!(
-        assert_ok(&["apply", "--game", "dakon:3x3", "1"]),
+        ok_lines(&["apply", "--game", "dakon:3x3", "1"]),
         vec!["S 0,4,4/3,3,3 1-0"]
     );
     assert_eq!(
-        assert_ok(&["apply", "--game", "awari:3x2", "1"]),
+        ok_lines(&["apply", "--game", "awari:3x2", "1"]),
         vec!["N 0,3,3/2,2,2 0-0"]
     );
     assert_eq!(
-        assert_ok(&["apply", "--game", "kalah", "3", "1"]),
+        ok_lines(&["apply", "--game", "kalah", "3", "1"]),
         vec!["N 0,5,1,6,6,5/4,4,4,4,4,4 1-0"]
     );
     // Every game's default size: the default position is the start.
@@ -455,8 +399,8 @@ fn start_position_is_the_default() {
     ] {
         let row = vec![s.to_string(); n].join(",");
         let start = format!("S {}/{} 0-0", row, row);
-        let default = assert_ok(&["moves", "--game", game]);
-        let explicit = assert_ok(&["moves", "--game", game, "--position", &start]);
+        let default = ok_lines(&["moves", "--game", game]);
+        let explicit = ok_lines(&["moves", "--game", game, "--position", &start]);
         assert!(!default.is_empty(), "{}: no moves from the start", game);
         assert_eq!(
             default, explicit,
@@ -465,7 +409,7 @@ fn start_position_is_the_default() {
         );
         let sized = format!("{}:{}x{}", game, n, s);
         assert_eq!(
-            assert_ok(&["moves", "--game", &sized]),
+            ok_lines(&["moves", "--game", &sized]),
             explicit,
             "{}: not the same start as {}",
             sized,

@@ -3,7 +3,9 @@
 //! independent implementation of `rules.md`. Every mismatch is collected and
 //! listed before failing.
 
-use std::process::Command;
+mod common;
+
+use common::{run, text};
 
 struct Sample {
     line: usize,
@@ -52,16 +54,10 @@ fn samples() -> Vec<Sample> {
     out
 }
 
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("could not start the mancala binary");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+/// Runs `mancala ARGS`: its exit status, stdout and stderr as text.
+fn outcome(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = run(args);
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
 }
 
 #[test]
@@ -69,7 +65,8 @@ fn conformance_moves_output_matches_every_sample() {
     let all = samples();
     let mut mismatches = Vec::new();
     for s in &all {
-        let (code, stdout, stderr) = run(&["moves", "--game", &s.game, "--position", &s.position]);
+        let (code, stdout, stderr) =
+            outcome(&["moves", "--game", &s.game, "--position", &s.position]);
         if code != Some(0) {
             mismatches.push(format!(
                 "line {}: moves --game {} --position {:?}: exit status {:?}, stderr {:?}",
@@ -121,7 +118,7 @@ fn conformance_apply_agrees_with_every_sample_move() {
             };
             checked += 1;
             let (code, stdout, stderr) =
-                run(&["apply", "--game", &s.game, "--position", &s.position, mv]);
+                outcome(&["apply", "--game", &s.game, "--position", &s.position, mv]);
             if code != Some(0) || stdout.trim_end_matches('\n') != after {
                 mismatches.push(format!(
                     "line {}: apply --game {} --position {:?} {}: expected {:?}, got status {:?} stdout {:?} stderr {:?}",

@@ -8,11 +8,10 @@ mod common;
 mod plain;
 mod retro;
 
-use common::TempDir;
+use common::{position, TempDir};
 use mancala::db::{self, build::Progress, BuildOptions, Database};
 use mancala::games::MoveList;
 use mancala::index::Indexer;
-use mancala::position::Setup;
 use mancala::search::{Options, Solver};
 use mancala::{dispatch, Game, Position, Variant};
 use std::collections::HashMap;
@@ -20,6 +19,8 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+/// Builds the databases of `game` (`n` pits a row) up to `max` seeds into
+/// `dir` by the library, the method chosen automatically.
 fn build(game: Game, n: usize, max: usize, dir: &Path) -> Database {
     build_by(game, n, max, dir, db::Method::Auto)
 }
@@ -33,10 +34,6 @@ fn build_by(game: Game, n: usize, max: usize, dir: &Path, method: db::Method) ->
     let stop = AtomicBool::new(false);
     dispatch!(game, R => db::build_all::<R>(n, max, &options, &Progress::default(), &|_| {}, &stop))
         .unwrap()
-}
-
-fn position(text: &str) -> Position {
-    Position::from_setup(&text.parse::<Setup>().unwrap()).unwrap()
 }
 
 /// `text` of a board (`2n` pits, South's row first) with `side` to move

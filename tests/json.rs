@@ -7,6 +7,8 @@ mod common;
 use common::ok as mancala;
 use serde_json::Value;
 
+/// The JSON object printed by `mancala ARGS --json`, which must be one
+/// line (unlike `cli_extend`'s `json`, which parses whatever is printed).
 fn json(args: &[&str]) -> Value {
     let mut a = args.to_vec();
     a.push("--json");

@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::{ok, TempDir};
+use common::{ok, text, TempDir};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -28,10 +28,6 @@ fn mpirun(ranks: usize, args: &[&str]) -> Output {
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .output()
         .expect("could not start mpirun (install openmpi-bin)")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Every file of `dir`, by name, with its bytes.

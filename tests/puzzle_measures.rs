@@ -11,13 +11,13 @@
 
 mod common;
 
-use common::ok as mancala;
+use common::{captured_diff, ok as mancala};
 use mancala::db::Database;
 use mancala::games::{Move, MoveList};
 use mancala::puzzles::measures::{measure, Measures, Ply};
 use mancala::puzzles::{collection, MineProgress};
 use mancala::search::{Options, Solver};
-use mancala::{dispatch, Position, Setup, Side, Variant};
+use mancala::{dispatch, Position, Side, Variant};
 use std::collections::HashMap;
 
 /// The value of every move of a position, by the solver without
@@ -135,14 +135,8 @@ impl Values {
     }
 }
 
-fn captured_diff(p: &Position, me: Side) -> i32 {
-    i32::from(p.captured(me)) - i32::from(p.captured(me.other()))
-}
-
-fn parse(text: &str) -> Position {
-    Position::from_setup(&text.parse::<Setup>().unwrap()).unwrap()
-}
-
+/// `mancala db build` of `game` up to `k` seeds into `dir`, by the command
+/// line (unlike `db.rs`'s `build`, which calls the library).
 fn build(game: &str, k: usize, dir: &str) {
     mancala(&[
         "db",
@@ -402,7 +396,7 @@ fn read_booklet(dir: &std::path::Path) -> Vec<(String, Stated)> {
         let picture = lines.find(|l| l.starts_with("![")).unwrap();
         let svg_name = &picture[picture.find('(').unwrap() + 1..picture.len() - 1];
         let info = lines.find(|l| l.starts_with('`')).unwrap();
-        let position = parse(&info[1..info[1..].find('`').unwrap() + 1]);
+        let position = common::position(&info[1..info[1..].find('`').unwrap() + 1]);
         let svg = std::fs::read_to_string(dir.join(svg_name)).unwrap();
         let counts = svg_counts(&svg);
         assert_eq!(counts.len(), 2 * position.n(), "{svg_name}");
@@ -536,7 +530,7 @@ fn the_booklet_states_what_the_databases_say() {
             let mut args = vec!["apply", "--game", game, "--position", &pos, mv.as_str()];
             args.extend(refutation.iter().map(String::as_str));
             let after = mancala(&args);
-            let after = parse(after.trim());
+            let after = common::position(after.trim());
             let solved = mancala(&[
                 "solve",
                 "--game",
@@ -767,7 +761,11 @@ fn the_shipped_collection_reads_back() {
     assert_eq!(outcome_value(outcome), p.value, "README puzzle {number}");
     let after = &readme[readme.find(shown).unwrap() + shown.len()..];
     let position = after.split('`').nth(1).unwrap();
-    assert_eq!(parse(position), p.position, "README puzzle {number}");
+    assert_eq!(
+        common::position(position),
+        p.position,
+        "README puzzle {number}"
+    );
     let Ok(db) = std::env::var("MANCALA_ANYWOLI_DB") else {
         eprintln!("MANCALA_ANYWOLI_DB not set: the values were not checked");
         return;
@@ -806,7 +804,7 @@ fn the_shipped_collection_reads_back() {
                 mv.as_str(),
             ];
             args.extend(refutation.iter().map(String::as_str));
-            let after = parse(mancala(&args).trim());
+            let after = common::position(mancala(&args).trim());
             let solved = mancala(&[
                 "solve",
                 "--game",

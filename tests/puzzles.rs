@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::ok as mancala;
+use common::{captured_diff, ok as mancala};
 use mancala::games::{Move, MoveList};
 use mancala::search::{Options, Solver};
 use mancala::{dispatch, Position, Setup, Side, Variant};
@@ -91,10 +91,6 @@ fn plain_rows(listed: &str) -> Vec<String> {
         .lines()
         .map(|l| l.split('\t').take(4).collect::<Vec<_>>().join("\t"))
         .collect()
-}
-
-fn captured_diff(p: &Position, me: Side) -> i32 {
-    i32::from(p.captured(me)) - i32::from(p.captured(me.other()))
 }
 
 #[test]

@@ -45,7 +45,7 @@ fn words(line: &str) -> Vec<String> {
 }
 
 /// Runs one README command line in `dir`: its exit status, stdout, stderr.
-fn run(line: &str, dir: &Path) -> (Option<i32>, String, String) {
+fn run_line(line: &str, dir: &Path) -> (Option<i32>, String, String) {
     let mut w = words(line);
     let mut stdin = None;
     if w[0] == "printf" {
@@ -117,7 +117,7 @@ fn readme_examples_print_what_they_say() {
                 i += 1;
             }
             let expected: String = lines[start..i].iter().map(|l| format!("{l}\n")).collect();
-            let (status, out, err) = run(cmd, &dir);
+            let (status, out, err) = run_line(cmd, &dir);
             commands += 1;
             let got = if expected.starts_with("error: ") {
                 if status != Some(2) {

@@ -9,43 +9,16 @@
 //! board index of rules.md (`0..n-1` South, `n..2n-1` North), and the pit
 //! opposite `idx` is `2n-1-idx`.
 
-use std::process::{Command, Output};
+mod common;
+
+use common::{assert_bad, describe, ok_lines, run, text};
 
 // ---------------------------------------------------------------- helpers
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("could not start the mancala binary")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn describe(args: &[&str], out: &Output) -> String {
-    format!(
-        "mancala {:?}\n  status: {:?}\n  stdout: {:?}\n  stderr: {:?}",
-        args,
-        out.status.code(),
-        text(&out.stdout),
-        text(&out.stderr)
-    )
-}
 
 /// `mancala moves --game GAME --position POS`, asserting exit status 0;
 /// returns the output lines.
 fn moves(game: &str, pos: &str) -> Vec<String> {
-    let args = ["moves", "--game", game, "--position", pos];
-    let out = run(&args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "expected success\n{}",
-        describe(&args, &out)
-    );
-    text(&out.stdout).lines().map(|l| l.to_string()).collect()
+    ok_lines(&["moves", "--game", game, "--position", pos])
 }
 
 /// `mancala apply --game GAME --position POS MOVE...`, asserting exit status 0
@@ -76,29 +49,7 @@ fn apply(game: &str, pos: &str, mvs: &[&str]) -> String {
 fn apply_err(game: &str, pos: &str, mvs: &[&str]) {
     let mut args = vec!["apply", "--game", game, "--position", pos];
     args.extend_from_slice(mvs);
-    let out = run(&args);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "expected exit status 2\n{}",
-        describe(&args, &out)
-    );
-    assert!(
-        out.stdout.is_empty(),
-        "stdout must be empty on error\n{}",
-        describe(&args, &out)
-    );
-    let err = text(&out.stderr);
-    assert!(
-        !err.trim().is_empty(),
-        "stderr must say what is wrong\n{}",
-        describe(&args, &out)
-    );
-    assert!(
-        !err.contains("panicked"),
-        "must not panic\n{}",
-        describe(&args, &out)
-    );
+    assert_bad(&args);
 }
 
 /// The full `moves` output must be exactly these `(move, position after)`
