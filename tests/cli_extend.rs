@@ -57,16 +57,7 @@ fn levels_above_the_databases_are_built_in_memory_and_agree_with_the_files() {
             .split([',', '/'])
             .map(|c| c.parse::<u64>().unwrap())
             .sum();
-        let probe = json(&[
-            "db",
-            "probe",
-            "--game",
-            "awari",
-            "--dir",
-            full.path(),
-            "--position",
-            pos,
-        ]);
+        let value = probe_value(full.path(), pos);
         let game = [
             "--game",
             "awari",
@@ -77,7 +68,7 @@ fn levels_above_the_databases_are_built_in_memory_and_agree_with_the_files() {
             "--quiet",
         ];
         let built = json(&[&["solve", "--db", low.path()][..], &game[..]].concat());
-        assert_eq!(built["value"], probe["value"], "{pos}");
+        assert_eq!(built["value"], value, "{pos}");
         assert_eq!(built["built_in_memory"]["from"], 7, "{pos}");
         assert_eq!(built["built_in_memory"]["top"], seeds, "{pos}");
         // Without the extension the search answers alone, the same.
@@ -88,11 +79,11 @@ fn levels_above_the_databases_are_built_in_memory_and_agree_with_the_files() {
             ]
             .concat(),
         );
-        assert_eq!(searched["value"], probe["value"], "{pos}");
+        assert_eq!(searched["value"], value, "{pos}");
         assert!(searched["built_in_memory"].is_null(), "{pos}");
         // Without databases every level is built, from 0.
         let alone = json(&[&["solve"][..], &game[..]].concat());
-        assert_eq!(alone["value"], probe["value"], "{pos}");
+        assert_eq!(alone["value"], value, "{pos}");
         assert_eq!(alone["built_in_memory"]["from"], 0, "{pos}");
     }
     // `analyse` too: every move's value against the files'.
@@ -111,6 +102,46 @@ fn levels_above_the_databases_are_built_in_memory_and_agree_with_the_files() {
     assert_eq!(built["moves"], exact["moves"]);
     assert_eq!(built["built_in_memory"]["from"], 7);
     assert!(exact["built_in_memory"].is_null());
+    // Without `--quiet`, stderr says what is built, before and after (10
+    // seeds: levels 7, 8 and 10; 9 is left out, as a move takes none or
+    // at least two), and stdout is the same JSON.
+    let out = run(&[
+        "solve",
+        "--db",
+        low.path(),
+        "--game",
+        "awari",
+        "--position",
+        pos,
+        "--json",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("note: building levels 7 to 8 and 10 in memory ("),
+        "{err}"
+    );
+    assert!(
+        err.contains("note: levels 7 to 8 and 10 built in memory ("),
+        "{err}"
+    );
+    let noted: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(noted["value"], probe_value(full.path(), pos));
+}
+
+/// The value `db probe` gives `pos` from the Awari databases in `dir`.
+fn probe_value(dir: &str, pos: &str) -> serde_json::Value {
+    json(&[
+        "db",
+        "probe",
+        "--game",
+        "awari",
+        "--dir",
+        dir,
+        "--position",
+        pos,
+    ])["value"]
+        .clone()
 }
 
 #[test]
