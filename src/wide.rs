@@ -328,7 +328,8 @@ impl WideDakon {
         WideDakon::moves_into(pos, &mut out).map(|()| out)
     }
 
-    /// [`WideDakon::moves`] into `out` (cleared first), so that a search
+    /// [`WideDakon::moves`] into `out` (cleared first, and left empty when
+    /// the game is over), so that a search
     /// reuses one vector: the moves are appended, in pit order, each child
     /// made in place in the vector (a wide board is 136 bytes).
     pub fn moves_into(

@@ -256,9 +256,8 @@ impl TurnGame for Wide {
     }
 
     fn moves(b: &WidePosition, out: &mut Vec<(Move, WidePosition)>) {
-        if WideDakon::moves_into(b, out).is_err() {
-            out.clear();
-        }
+        // A finished game leaves `out` empty.
+        let _ = WideDakon::moves_into(b, out);
     }
 
     fn turn_over(b: &WidePosition) -> Option<u32> {

@@ -91,7 +91,7 @@ pub fn run<T: Send>(
     drop(solver);
     if !args.quiet {
         eprintln!(
-            "note: {}building {} {} in memory ({} boards, about {:.0} s estimated)",
+            "note: {}building {} in memory ({} boards, about {:.0} s estimated)",
             if first > 0.0 {
                 format!(
                     "no answer after {:.1} s of search; ",
@@ -100,12 +100,7 @@ pub fn run<T: Send>(
             } else {
                 String::new()
             },
-            if plan.levels.len() == 1 {
-                "level"
-            } else {
-                "levels"
-            },
-            level_ranges(&plan.levels),
+            named_levels(&plan.levels),
             plan.boards,
             plan.seconds(threads)
         );
@@ -130,13 +125,8 @@ pub fn run<T: Send>(
     };
     if !args.quiet {
         eprintln!(
-            "note: {} {} built in memory ({} boards, {} MiB, {:.1} s)",
-            if built.levels.len() == 1 {
-                "level"
-            } else {
-                "levels"
-            },
-            level_ranges(&built.levels),
+            "note: {} built in memory ({} boards, {} MiB, {:.1} s)",
+            named_levels(&built.levels),
             built.boards,
             plan.kept_bytes.div_ceil(1 << 20),
             built.seconds
@@ -224,6 +214,13 @@ fn build(
     })
 }
 
+/// Levels in increasing order, named: `level 10`, `levels 13 to 16 and
+/// 18`.
+fn named_levels(levels: &[usize]) -> String {
+    let noun = if levels.len() == 1 { "level" } else { "levels" };
+    format!("{noun} {}", level_ranges(levels))
+}
+
 /// Levels in increasing order as ranges: `13 to 16 and 18`.
 fn level_ranges(levels: &[usize]) -> String {
     let mut runs: Vec<(usize, usize)> = Vec::new();
@@ -265,7 +262,7 @@ pub fn json(built: Option<Built>) -> serde_json::Value {
 
 #[cfg(test)]
 mod tests {
-    use super::level_ranges;
+    use super::{level_ranges, named_levels};
 
     #[test]
     fn levels_read_as_ranges() {
@@ -274,5 +271,7 @@ mod tests {
         assert_eq!(level_ranges(&[9, 10, 14]), "9 to 10 and 14");
         assert_eq!(level_ranges(&[1, 3, 5]), "1, 3 and 5");
         assert_eq!(level_ranges(&[0, 1, 2]), "0 to 2");
+        assert_eq!(named_levels(&[10]), "level 10");
+        assert_eq!(named_levels(&[13, 14, 16]), "levels 13 to 14 and 16");
     }
 }
