@@ -43,16 +43,20 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Boards a thread builds a second, by each method, as measured on the
-/// development machine (2 cores): Awari's levels 16 to 20 by propagation
-/// over unmoves (1.7 to 1.9 M boards/s a thread), Anywoli's level 9 over
-/// recorded edges (1.2 M), and sweeps (Akon and Djenon-abe, about 18
-/// sweeps of 2.3 move generations a board: about a fifth of propagation's
-/// rate, rounded down). Only for [`Plan::seconds`], an estimate.
+/// development machine (2 cores, `db build --threads 2`, the rate per
+/// thread): Awari's levels 16 to 20 by propagation over unmoves (1.7 to
+/// 1.9 M boards/s a thread); over recorded edges, Akon's levels 13 and 14
+/// (1.0 to 1.1 M) and Anywoli's level 10 (0.9 M); by sweeps, Akon's
+/// levels 13 and 14 (1.0 M) and 15 and 16 (0.84 M: the larger levels take
+/// more sweeps). Only for [`Plan::seconds`], an estimate: with these, the
+/// Akon plan of levels 9 to 18 (471 M boards) is estimated at 268 s on 2
+/// threads and was built in 277 s, Anywoli's level 10 at 49 s and built in
+/// 51 s.
 fn boards_per_second(way: Way) -> f64 {
     match way {
         Way::Unmoves => 1.7e6,
-        Way::Edges(_) => 1.2e6,
-        Way::Sweep => 0.3e6,
+        Way::Edges(_) => 0.95e6,
+        Way::Sweep => 0.8e6,
     }
 }
 
@@ -78,7 +82,7 @@ pub struct Plan {
 
 /// The share of a plan's estimated seconds a solver should search before
 /// it builds the levels (see [`Plan::search_first`]).
-pub const SEARCH_FIRST_SHARE: f64 = 0.125;
+pub const SEARCH_FIRST_SHARE: f64 = 0.25;
 
 /// Plans estimated at most this many seconds are built at once.
 pub const BUILD_AT_ONCE_SECONDS: f64 = 1.0;
@@ -96,9 +100,15 @@ impl Plan {
     /// decided by a short forced line that the search finds in well under
     /// a second (Djenon-abe and Dakon, whose levels are large, almost
     /// always: `data/cycles.md`), others only through most of the levels
-    /// between (Awari). Searching first for an eighth of the build's time
-    /// costs the second kind at most an eighth more than building at once,
-    /// and spares the first kind the build.
+    /// between (Awari). Searching first for a quarter of the build's time
+    /// costs the second kind at most a quarter more than building at once,
+    /// and spares the first kind the build. (A quarter, not an eighth:
+    /// `akon:7x5` `N 0,0,3,2,0,0,0/4,0,0,0,7,0,2 37-15`, 21 seeds, with
+    /// databases to 8, is answered by 57.5 s of search on 2 threads, where
+    /// its levels 9 to 18 take 277 s to build; an eighth of that would stop
+    /// the search at 34 s. A search that fails for want of stack, as Anywoli's do
+    /// within a few seconds, goes on to the build at once whatever the
+    /// share.)
     pub fn search_first(&self, threads: usize) -> f64 {
         let build = self.seconds(threads);
         if build <= BUILD_AT_ONCE_SECONDS {
@@ -394,5 +404,22 @@ mod tests {
             Some(p.peak_bytes)
         );
         assert!(p.seconds(2) < p.seconds(1));
+    }
+
+    #[test]
+    fn the_search_first_takes_its_share_of_a_long_build_only() {
+        use crate::games::Akon;
+        // Akon 7x5 from 9 to 18 seeds: levels 9 to 17 over recorded edges,
+        // level 18 by sweeps, at the measured rates (about 268 s on two
+        // threads; 277 s measured).
+        let long = plan::<Akon>(7, 9, 18, 2 << 30).unwrap();
+        let s = long.seconds(2);
+        assert!((200.0..350.0).contains(&s), "{s}");
+        assert_eq!(long.search_first(2), s * SEARCH_FIRST_SHARE);
+        assert!(long.search_first(2) > 57.5, "the 21-seed position's search");
+        // A plan of a few boards is built at once.
+        let short = plan::<Akon>(7, 0, 3, 2 << 30).unwrap();
+        assert!(short.seconds(2) <= BUILD_AT_ONCE_SECONDS);
+        assert_eq!(short.search_first(2), 0.0);
     }
 }

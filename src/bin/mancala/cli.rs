@@ -161,7 +161,7 @@ pub struct SearchArgs {
     pub db: Option<std::path::PathBuf>,
     /// Games whose positions can repeat: when the position has more seeds
     /// than the databases hold (or there are none) and a search has not
-    /// finished within an eighth of the estimated time of building the
+    /// finished within a quarter of the estimated time of building the
     /// missing levels, build them in memory, within MB at the peak (and
     /// within --tt-mb; the table then shrinks by what they keep), and probe
     /// them. 0: never. Default: the table's size (--tt-mb).
