@@ -116,8 +116,20 @@
 //!    openings of 21 to 27 and 30 first found in 11.8 to 29.6 s, against
 //!    12.1 to 33.3 s with one thread on the loaded machine (`dakon:27x27`
 //!    11.8 s against 24.9); 28, 29, 31 and 32 short by 1, 3, 1 and 3
-//!    seeds, against 1, 4, 1 and 11. Not tried for lack of time: more cut
-//!    points, other noise amplitudes.)
+//!    seeds, against 1, 4, 1 and 11.)
+//!
+//!    *North's seeds weigh double in the sweeps* ([`SWEEP_AWAY`] 2, the
+//!    beams keep [`BEAM_AWAY`] 1). Measured, 60 s, strong, one search at a
+//!    time on the idle 2-core machine, boards 21 to 32: with weight 1,
+//!    openings of 21 to 27 and 30; with 2 in the sweeps, of 21 to 23, 25
+//!    to 28, 30 and 31 (ten of twelve; `dakon:24x24` lost, 1,127 of
+//!    1,128); 29 and 32 short either way. Tried on 28, 29, 31, 32 (one
+//!    search a core, `taskset`, or one at a time): weight 3 (an opening of
+//!    32 in 35.5 s in one run, none with other salts), noise 8 or 16 with
+//!    either weight (28 once with 16, else none), ready pits worth 8 with
+//!    weight 2, other salts: none found 29. The local search is a random
+//!    walk on a plateau: which boards it finds depends on the salts as
+//!    much as on the weights.
 //! 2. *Breadth-first, exact.* Layer `k` holds the distinct boards reached
 //!    by `k` extra moves. The first layer with a winning move gives a
 //!    shortest turn; when the layers reach the best length of phase 1
@@ -337,6 +349,11 @@ const BEAM_READY: i64 = 4;
 
 /// What a seed on North's row costs the beams, in seeds captured.
 const BEAM_AWAY: i64 = 1;
+
+/// What a seed on North's row costs the sweeps and the local search, in
+/// seeds captured (module doc: twice the beams' weight found strong
+/// openings of `dakon:28x28` and `dakon:31x31` within 60 s).
+const SWEEP_AWAY: i64 = 2;
 
 /// A board is near the goal when it holds at most this many times the
 /// seeds the criterion may leave uncaptured (`2ns - need`): `4s` seeds
@@ -790,7 +807,8 @@ impl<G: TurnGame> Search<'_, G> {
                         Some(score) => self.closest = self.closest.max(score),
                         None => {
                             if seen.insert(G::key(&c)) {
-                                let rank = i64::from(G::south_captured(&c)) + Self::lead(&c);
+                                let rank =
+                                    i64::from(G::south_captured(&c)) + Self::lead(&c, BEAM_AWAY);
                                 next.push((rank, i as u32, m, c));
                             }
                         }
@@ -828,9 +846,10 @@ impl<G: TurnGame> Search<'_, G> {
     }
 
     /// The rank of a board beyond its captured seeds: [`BEAM_READY`] a
-    /// ready pit, minus [`BEAM_AWAY`] a seed on North's row.
-    fn lead(b: &G::Board) -> i64 {
-        BEAM_READY * i64::from(G::ready(b)) - BEAM_AWAY * i64::from(G::away(b))
+    /// ready pit, minus `away` a seed on North's row ([`BEAM_AWAY`] for
+    /// the beams, [`SWEEP_AWAY`] for the sweeps).
+    fn lead(b: &G::Board, away: i64) -> i64 {
+        BEAM_READY * i64::from(G::ready(b)) - away * i64::from(G::away(b))
     }
 
     /// The widest sweep whose levels fit in [`SWEEP_BYTES`] from `root`.
@@ -940,7 +959,7 @@ impl<G: TurnGame> Search<'_, G> {
                         }
                         None => {
                             let to = &mut levels[(G::south_captured(&c) - base) as usize];
-                            let mut lead = Self::lead(&c);
+                            let mut lead = Self::lead(&c, SWEEP_AWAY);
                             if self.salt != 0 {
                                 let h = BuildHasherDefault::<ShardHasher>::default()
                                     .hash_one((G::key(&c), self.salt));
