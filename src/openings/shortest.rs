@@ -127,9 +127,11 @@
 //!    search a core, `taskset`, or one at a time): weight 3 (an opening of
 //!    32 in 35.5 s in one run, none with other salts), noise 8 or 16 with
 //!    either weight (28 once with 16, else none), ready pits worth 8 with
-//!    weight 2, other salts: none found 29. The local search is a random
-//!    walk on a plateau: which boards it finds depends on the salts as
-//!    much as on the weights.
+//!    weight 2, other salts: none found 29. The pair's second local
+//!    search ranking with weight 1 while the first ranks with 2 (a
+//!    portfolio), all twelve boards: 21 to 28 and 30 (24 in 27.5 s, 31
+//!    lost), nine. The local search is a random walk on a plateau: which
+//!    boards it finds depends on the salts as much as on the weights.
 //! 2. *Breadth-first, exact.* Layer `k` holds the distinct boards reached
 //!    by `k` extra moves. The first layer with a winning move gives a
 //!    shortest turn; when the layers reach the best length of phase 1
