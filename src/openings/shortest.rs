@@ -118,8 +118,8 @@
 //!    11.8 s against 24.9); 28, 29, 31 and 32 short by 1, 3, 1 and 3
 //!    seeds, against 1, 4, 1 and 11.)
 //!
-//!    *North's seeds weigh double in the sweeps* ([`SWEEP_AWAY`] 2, the
-//!    beams keep [`BEAM_AWAY`] 1). Measured, 60 s, strong, one search at a
+//!    *North's seeds weigh double in the sweeps* (`SWEEP_AWAY` 2, the
+//!    beams keep `BEAM_AWAY` 1). Measured, 60 s, strong, one search at a
 //!    time on the idle 2-core machine, boards 21 to 32: with weight 1,
 //!    openings of 21 to 27 and 30; with 2 in the sweeps, of 21 to 23, 25
 //!    to 28, 30 and 31 (ten of twelve; `dakon:24x24` lost, 1,127 of
