@@ -139,6 +139,12 @@ fn game_size_with_more_than_255_seeds_is_rejected() {
         bad_game(g);
     }
     assert_bad(&["moves", "--game", "dakon:7x19", "--position", KALAH_START]);
+    // Past the wide limits the message names those limits, not the
+    // engine's narrower ones.
+    let err = assert_bad(&["openings", "--game", "dakon:33x33", "--shortest"]);
+    assert!(err.contains("1..=32") && !err.contains("1..=16"), "{err}");
+    let err = assert_bad(&["moves", "--game", "dakon:32x1024"]);
+    assert!(err.contains("65535"), "{err}");
     assert_bad(&["solve", "--game", "dakon:7x19"]);
     assert_bad(&["openings", "--game", "dakon:7x19", "--count"]);
 }

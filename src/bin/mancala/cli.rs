@@ -118,8 +118,13 @@ impl GameArgs {
             Ok((v, p)) => return Ok(Resolved::Narrow(v, p)),
             Err(e) => e,
         };
-        let Ok(variant) = self.game.parse::<WideDakon>() else {
-            return Err(narrow);
+        let variant = match self.game.parse::<WideDakon>() {
+            Ok(v) => v,
+            // Not a Dakon board at all: the engine's refusal says why.
+            Err(mancala::wide::WideError::Game(_)) => return Err(narrow),
+            // Dakon past the wide board's limits too: say those limits,
+            // not the engine's narrower ones.
+            Err(e) => return Err(CliError::Wide(format!("bad --game {:?}: {e}", self.game))),
         };
         let pos = match &self.position {
             None => variant.start(),
