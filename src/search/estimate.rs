@@ -71,18 +71,40 @@ const MAX_DEPTH: u32 = 39;
 /// (two) but their moves: the first test's refutation cost 25.8 M nodes
 /// after iterations to 18 plies and 13.9 M after 24.
 ///
-/// Only in the games without cycles (Kalah): in the others the depth-limited
-/// values say less (Dakon 7x7's climb from 27 to 75 while its value is 98),
-/// and the budget of its 98 seeds took its solve from 1.56 M interior
-/// nodes and 1.1 s to 3.84 M and 6.8 s.
-fn node_budget<R: Rules>(board: usize) -> u64 {
-    if R::CYCLIC {
-        return MIN_BUDGET;
-    }
-    // 20 K at 36 seeds, doubling every two seeds, at most 4 M.
-    let doublings = board.saturating_sub(36) / 2;
+/// In the games whose positions can repeat, without databases, the least
+/// budget only: there the depth-limited values say less (Dakon 7x7's climb
+/// from 27 to 75 while its value is 98), and Kalah's budget for its 98
+/// seeds took its solve from 1.56 M interior nodes and 1.1 s to 3.84 M
+/// and 6.8 s. With databases (`db_max`: the most seeds they cover) the
+/// leaves that reach them are exact, and the budget grows with the seeds
+/// above them, doubling every two from [`CYCLIC_FREE_ABOVE`] on: see that
+/// constant for what it bought.
+fn node_budget<R: Rules>(board: usize, db_max: Option<usize>) -> u64 {
+    let doublings = match db_max {
+        _ if !R::CYCLIC => board.saturating_sub(36) / 2,
+        Some(max) => board.saturating_sub(max + CYCLIC_FREE_ABOVE) / 2,
+        None => 0,
+    };
+    // Kalah: 20 K at 36 seeds, doubling every two seeds; at most 4 M.
     (MIN_BUDGET << doublings.min(8)).min(MAX_BUDGET)
 }
+
+/// In the games whose positions can repeat, with databases: the seeds
+/// above the databases up to which the guess has only the least budget.
+///
+/// Measured on the Akon position of issue 20 (`akon:7x5`, `N
+/// 0,0,3,2,0,0,0/4,0,0,0,7,0,2 37-15`, 21 seeds, databases to 8, 2
+/// threads, gain −2): with 20 K nodes the guess was +2 (0.02 s), the first
+/// test (`g >= 2`) failed in 7.1 s and the second (`g >= 0`) in 56 s;
+/// with 200 K nodes (0.1 s) or 2 M (0.5 s) the guess was 0 and the one
+/// test that fails took 48.5 s or 45.8 s. With this rule (1.28 M nodes
+/// there) and lookups from 4 seeds above the databases
+/// (`negamax::ETC_ABOVE_DB_CYCLIC`) the whole solve took 43.9 to 47.2 s
+/// and 125 M interior nodes, against 63.2 to 64.1 s and 161 to 167 M.
+/// On 30 random positions of 16 seeds a game (`scripts/cycles.sh --levels
+/// 8 --count 30 --above 8 akon awari`): Akon 2.57 s at the median
+/// against 2.81, Awari 8.67 s both ways.
+const CYCLIC_FREE_ABOVE: usize = 1;
 
 /// The least budget of [`node_budget`].
 const MIN_BUDGET: u64 = 20_000;
@@ -121,7 +143,10 @@ pub(crate) fn first_guess<R: Rules>(table: &Table, shared: &Shared, pos: &Positi
     let (floor, ceiling) = R::gain_bounds(pos);
     let mut guess = 0;
     let mut depth = STEP;
-    let budget = node_budget::<R>(pos.board_seeds());
+    let budget = node_budget::<R>(
+        pos.board_seeds(),
+        shared.db.as_deref().map(|d| d.max_seeds()),
+    );
     while depth <= MAX_DEPTH && s.nodes < budget && !s.stopped {
         // MTD(f) at this depth, from the last depth's value.
         let (mut lo, mut hi) = (floor, ceiling);
@@ -463,5 +488,22 @@ mod tests {
             }
         }
         assert!(checked > 1000, "only {checked} entries checked");
+    }
+
+    /// The guess's budget: Kalah's grows with the board whatever the
+    /// databases; a cyclic game's stays at the least without databases and
+    /// grows with the seeds above them.
+    #[test]
+    fn the_budget_grows_with_the_seeds_above_the_databases_in_cyclic_games() {
+        use crate::games::Akon;
+        assert_eq!(node_budget::<Kalah>(36, None), MIN_BUDGET);
+        assert_eq!(node_budget::<Kalah>(40, Some(20)), MIN_BUDGET << 2);
+        assert_eq!(node_budget::<Kalah>(98, None), MAX_BUDGET);
+        assert_eq!(node_budget::<Akon>(98, None), MIN_BUDGET);
+        assert_eq!(node_budget::<Akon>(10, Some(8)), MIN_BUDGET);
+        // Issue 20's Akon position: 21 seeds, databases to 8.
+        assert_eq!(node_budget::<Akon>(21, Some(8)), MIN_BUDGET << 6);
+        assert!(node_budget::<Akon>(21, Some(8)) <= MAX_BUDGET);
+        assert_eq!(node_budget::<Akon>(60, Some(8)), MAX_BUDGET);
     }
 }
