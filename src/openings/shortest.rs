@@ -1066,21 +1066,17 @@ impl<G: TurnGame> Search<'_, G> {
             return self.restarts(root, budget, until, lost, 0);
         }
         let halt = Arc::new(AtomicBool::new(false));
+        // A fresh search that knows what this one found, on this one's
+        // clock, stopped by the pair's flag.
         let mut other = Search::<G> {
-            options: self.options,
-            progress: self.progress,
             start: self.start,
             best: self.best.clone(),
             first: self.first,
             stopped: self.stopped,
             closest: self.closest,
-            prefix: Vec::new(),
-            tail_path: None,
             near: self.near.clone(),
-            endings: true,
-            salt: 0,
-            plateau: false,
             halt: Some(halt.clone()),
+            ..Search::new(self.options, self.progress)
         };
         let own_halt = self.halt.replace(halt.clone());
         let (won, other_won) = std::thread::scope(|scope| {
