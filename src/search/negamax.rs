@@ -65,10 +65,11 @@ const ETC_ABOVE_DB: usize = 8;
 /// In the games whose positions can repeat, with databases, lookups start
 /// this many seeds above the databases' (as in Kalah, the boards just above
 /// them are cheap to search). The Akon position of issue 20 (`akon:7x5`,
-/// 21 seeds, databases to 8, 2 threads, whole solve): from 8 seeds (every
-/// board above the databases) 160.9 M interior nodes, 64.1 s; from 12
-/// (4 above) 157.2 M, 61.2 s; from 14, 146.1 M, 62.8 s; from 20, 170.3 M,
-/// 65.8 s.
+/// 21 seeds, databases to 8, 2 threads, whole solve, with the first
+/// guess's budget of 20 K nodes it had then): from 8 seeds (every board
+/// above the databases) 160.9 M interior nodes, 64.1 s; from 12 (4
+/// above) 157.2 M, 61.2 and 60.2 s; from 14, 146.1 M, 62.8 s; from 20,
+/// 170.3 M, 65.8 s.
 const ETC_ABOVE_DB_CYCLIC: usize = 4;
 
 /// Plies from the root up to which a node may search its moves in
