@@ -284,12 +284,18 @@ fn exact(w: u16, k: i8) -> bool {
 /// bound reaches `cap`, one when it was there already, none below.
 #[inline]
 pub(super) fn bump(bound: &AtomicU8, cap: u8) -> u64 {
-    match bound.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
-        (b < cap).then_some(b + 1)
-    }) {
-        Ok(b) if b + 1 == cap => u64::from(cap),
-        Ok(_) => 0,
-        Err(_) => 1,
+    // A compare-and-swap loop (what `fetch_update` does; that name is
+    // deprecated on nightly, so it is spelled out).
+    let mut b = bound.load(Ordering::Relaxed);
+    loop {
+        if b >= cap {
+            return 1;
+        }
+        match bound.compare_exchange_weak(b, b + 1, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) if b + 1 == cap => return u64::from(cap),
+            Ok(_) => return 0,
+            Err(now) => b = now,
+        }
     }
 }
 
@@ -831,6 +837,28 @@ pub(super) fn layout(bounds: &[AtomicU8], shard_len: u64, cap: u8) -> Option<Vec
 mod tests {
     use super::*;
     use crate::games::{Akon, Anywoli, Awari, Dakon, DjenonAbe, Kalah};
+
+    /// A bound counts up to its cap: the bump that reaches the cap moves
+    /// all `cap` edges to the overflowed ones, each later bump one, the
+    /// bumps below none; from two threads the bound never passes the cap
+    /// and the edges moved add up.
+    #[test]
+    fn a_bound_bumps_up_to_its_cap_then_overflows_one_edge_at_a_time() {
+        let b = AtomicU8::new(0);
+        let got: Vec<u64> = (0..5).map(|_| bump(&b, 3)).collect();
+        assert_eq!(got, [0, 0, 3, 1, 1]);
+        assert_eq!(b.load(Ordering::Relaxed), 3);
+        let b = AtomicU8::new(0);
+        let moved: u64 = std::thread::scope(|s| {
+            let t: Vec<_> = (0..2)
+                .map(|_| s.spawn(|| (0..100).map(|_| bump(&b, 50)).sum::<u64>()))
+                .collect();
+            t.into_iter().map(|t| t.join().unwrap()).sum()
+        });
+        // 200 bumps: 49 below the cap, one that reaches it (50 edges), 150
+        // after it (one each).
+        assert_eq!((moved, b.load(Ordering::Relaxed)), (50 + 150, 50));
+    }
 
     /// The first levels of small boards of every game by recorded edges
     /// equal the sweep build's, with 1 to 16 shards, stacks and news
