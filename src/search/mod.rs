@@ -198,7 +198,7 @@ pub(crate) fn mtdf<R: Rules>(
     table: &Table,
     shared: &Shared,
     pos: &Position,
-    mut test: impl FnMut(i32) -> i32,
+    test: impl FnMut(i32) -> i32,
     mut bounds: impl FnMut(i32, i32),
 ) -> i32 {
     if let Some(g) = shared.db_gain(pos) {
@@ -222,19 +222,79 @@ pub(crate) fn mtdf<R: Rules>(
         bounds(lo, hi);
         guess = estimate::first_guess::<R>(table, shared, pos);
     }
+    converge(lo, hi, guess, test, bounds)
+}
+
+/// MTD(f)'s loop: null-window tests from `guess` until the bounds
+/// `lo..=hi` (true bounds of the value) meet; the value.
+fn converge(
+    mut lo: i32,
+    mut hi: i32,
+    guess: i32,
+    mut test: impl FnMut(i32) -> i32,
+    mut bounds: impl FnMut(i32, i32),
+) -> i32 {
     let mut guess = guess.clamp(lo, hi);
+    // Tests in a row that moved the bounds the same way: positive for
+    // lower bounds raised, negative for upper bounds lowered; and whether
+    // a long step overshot (from then on, bisection).
+    let mut streak: i32 = 0;
+    let mut bisect = false;
     while lo < hi {
         bounds(lo, hi);
-        let beta = if guess <= lo { lo + 1 } else { guess.min(hi) };
+        let beta = next_beta(lo, hi, guess, streak, bisect);
         let r = test(beta);
+        let overshot = streak.abs() >= STEP_AFTER;
         if r < beta {
             hi = r.max(lo);
+            bisect |= overshot && streak > 0;
+            streak = streak.min(0) - 1;
         } else {
             lo = r.min(hi);
+            bisect |= overshot && streak < 0;
+            streak = streak.max(0) + 1;
         }
         guess = r;
     }
     lo
+}
+
+/// Tests in a row that must have moved the bounds the same way before
+/// MTD(f) takes longer steps ([`next_beta`]).
+const STEP_AFTER: i32 = 3;
+
+/// The threshold of MTD(f)'s next test, with the bounds `lo < hi`, the
+/// last result `guess`, `streak` tests in a row that raised the lower
+/// bound (`streak > 0`) or lowered the upper bound (`streak < 0`), and
+/// whether a long step overshot (`bisect`).
+///
+/// Plain MTD(f) tests at its last result, so a fail-soft result that
+/// moves a bound by one seed moves it by one seed a test. When the
+/// guess was far off, that is one test a seed of the distance: Dakon
+/// 8x8's guess was 81 and its value 128, and it climbed in 24 tests of 1
+/// to 7 s each. After [`STEP_AFTER`] tests in a row moved the same
+/// bound, the step doubles each test (2, 4, 8, ... seeds past the bound),
+/// within the other bound; once such a step overshoots (the test fails
+/// the other way), the value lies within less than the step, and the
+/// tests bisect what is left. Every test is still a null window strictly
+/// inside `(lo, hi]`, so each one narrows the bounds and the value is
+/// exact whatever the steps. Dakon 8x8 on 2 threads: 9 tests instead of
+/// 24, 56.3 M interior nodes instead of 82.5 M, 52 s instead of 71 s.
+/// Kalah's guesses are close: (4,6) and (5,4) within 2 % of the nodes.
+fn next_beta(lo: i32, hi: i32, guess: i32, streak: i32, bisect: bool) -> i32 {
+    debug_assert!(lo < hi);
+    let step = |k: i32| 1i32 << (k.unsigned_abs() - STEP_AFTER as u32 + 1).min(24);
+    if bisect {
+        lo + (hi - lo + 1) / 2
+    } else if streak >= STEP_AFTER {
+        lo.saturating_add(step(streak)).min(hi)
+    } else if streak <= -STEP_AFTER {
+        hi.saturating_sub(step(streak) - 1).max(lo + 1)
+    } else if guess <= lo {
+        lo + 1
+    } else {
+        guess.min(hi)
+    }
 }
 
 /// An exact solver with its table and thread pool. Reuse it across solves
@@ -556,5 +616,98 @@ impl Solver {
             }
         }
         unreachable!("some move keeps the value of {pos}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A test of the null window `(beta - 1, beta)` around `value` that
+    /// gives away as little as fail-soft allows: `beta` or `beta - 1`.
+    fn stingy(value: i32, calls: &mut u32) -> impl FnMut(i32) -> i32 + '_ {
+        move |beta| {
+            *calls += 1;
+            if value >= beta {
+                beta
+            } else {
+                beta - 1
+            }
+        }
+    }
+
+    #[test]
+    fn mtdf_finds_every_value_from_every_guess_in_few_tests() {
+        let (lo, hi) = (-40, 40);
+        for value in lo..=hi {
+            for guess in [lo, -7, 0, 3, hi] {
+                let mut calls = 0;
+                let g = converge(lo, hi, guess, stingy(value, &mut calls), |a, b| {
+                    assert!(a <= value && value <= b, "{a}..={b} excludes {value}")
+                });
+                assert_eq!(g, value, "guess {guess}");
+                // Plain MTD(f) needs a test per seed of distance (81
+                // from -40 to 40); with longer steps at most a few tests
+                // per doubling.
+                let distance = (value - guess).unsigned_abs();
+                assert!(
+                    calls <= 2 * STEP_AFTER as u32 + 2 * (32 - distance.leading_zeros()) + 2,
+                    "{calls} tests from {guess} to {value}"
+                );
+            }
+        }
+    }
+
+    /// The thresholds MTD(f) tests from `guess` to `value`.
+    fn thresholds(value: i32, guess: i32) -> Vec<i32> {
+        let mut betas = Vec::new();
+        let mut calls = 0;
+        let mut test = stingy(value, &mut calls);
+        let g = converge(
+            -100,
+            100,
+            guess,
+            |beta| {
+                betas.push(beta);
+                test(beta)
+            },
+            |_, _| {},
+        );
+        assert_eq!(g, value);
+        betas
+    }
+
+    #[test]
+    fn a_close_guess_keeps_plain_mtdf_steps_and_a_far_one_takes_long_ones() {
+        // Plain MTD(f) while the tests go the same way at most STEP_AFTER
+        // times in a row.
+        assert_eq!(thresholds(3, 2), [2, 3, 4]);
+        assert_eq!(thresholds(-1, 1), [1, 0, -1]);
+        // Then steps of 2, 4, 8, 16 past the bound, and bisection once
+        // one overshoots (18 -> 17, 16 -> 15 ..., here 33 -> 32 -> 31).
+        assert_eq!(thresholds(30, 2), [2, 3, 4, 6, 10, 18, 34, 26, 30, 32, 31]);
+        assert_eq!(
+            thresholds(-30, -2),
+            [-2, -3, -4, -6, -10, -18, -34, -26, -30, -28, -29]
+        );
+    }
+
+    #[test]
+    fn the_next_threshold_lies_strictly_inside_the_bounds() {
+        for lo in -6..6 {
+            for hi in lo + 1..8 {
+                for guess in lo..=hi {
+                    for streak in -40..40 {
+                        for bisect in [false, true] {
+                            let beta = next_beta(lo, hi, guess, streak, bisect);
+                            assert!(
+                                lo < beta && beta <= hi,
+                                "{lo} {hi} {guess} {streak}: {beta}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }
