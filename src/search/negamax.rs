@@ -37,7 +37,7 @@ use super::cycles::PENDING;
 use super::cycles::{Cycles, Entered, NO_LOW};
 use super::tt::{Stored, Table, NO_MOVE, PASS_CODE};
 use crate::db::probe::Tablebase;
-use crate::games::{final_gain, move_gain, Move, MoveList, Rules};
+use crate::games::{final_gain, move_gain, Move, MoveList, Rules, MAX_MOVES};
 use crate::packed::PackedBoard;
 use crate::position::Position;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -202,6 +202,39 @@ impl Default for Shared {
     }
 }
 
+/// What a node of [`Searcher::search`] keeps about its moves: the
+/// children, their table keys or database bytes, their captures and upper
+/// bounds, and the order to search them in.
+///
+/// **Why off the call stack.** The search recurses once per ply, and in
+/// the games whose positions can repeat a path without a capture can be
+/// millions of plies long ([`super::stack`]). Held in the recursive
+/// function's frame, these arrays made it 1.7 KB a ply, and the start of
+/// `anywoli:7x4` (15.6 s, value 8 with an 8 GiB stack) ran out of the
+/// default 1 GiB stack. Each searcher keeps a pool of them, one per level
+/// of its deepest path, allocated once and reused.
+struct Frame<'a> {
+    moves: MoveList,
+    keys: [Option<PackedBoard>; MAX_MOVES],
+    entries: [Option<&'a u8>; MAX_MOVES],
+    gain: [i32; MAX_MOVES],
+    upper: [i32; MAX_MOVES],
+    order: [(i32, u8); MAX_MOVES],
+}
+
+impl Frame<'_> {
+    fn new() -> Box<Self> {
+        Box::new(Frame {
+            moves: MoveList::new(),
+            keys: [None; MAX_MOVES],
+            entries: [None; MAX_MOVES],
+            gain: [0; MAX_MOVES],
+            upper: [0; MAX_MOVES],
+            order: [(0, 0); MAX_MOVES],
+        })
+    }
+}
+
 /// One thread's search state.
 pub(crate) struct Searcher<'a, R: Rules> {
     table: &'a Table,
@@ -213,6 +246,8 @@ pub(crate) struct Searcher<'a, R: Rules> {
     etc_min: usize,
     /// Extra stop flags (sibling cutoffs in parallel searches).
     pub(crate) flags: Vec<&'a AtomicBool>,
+    /// Frames of the nodes not on the path now ([`Frame`]).
+    frames: Vec<Box<Frame<'a>>>,
     /// Plies from the root of the test.
     depth: usize,
     /// Changes of the side to move from the root of the test (0: still
@@ -253,6 +288,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             db,
             etc_min,
             flags: Vec::new(),
+            frames: Vec::new(),
             depth: 0,
             turns: 0,
             cycles: Cycles::new(shared.region_limit),
@@ -312,6 +348,15 @@ impl<'a, R: Rules> Searcher<'a, R> {
     /// Fail-soft null-window search of the future gain of `pos` (see the
     /// module docs for the contract).
     pub(crate) fn search(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        let mut frame = self.frames.pop().unwrap_or_else(Frame::new);
+        let v = self.search_in(pos, alpha, beta, &mut frame);
+        self.frames.push(frame);
+        v
+    }
+
+    /// [`Self::search`], with `f` for the node's moves.
+    #[inline(always)]
+    fn search_in(&mut self, pos: &Position, alpha: i32, beta: i32, f: &mut Frame<'a>) -> i32 {
         debug_assert_eq!(alpha + 1, beta);
         self.child_low = NO_LOW;
         self.nodes += 1;
@@ -370,10 +415,12 @@ impl<'a, R: Rules> Searcher<'a, R> {
             best_code = stored.best;
             known_work = stored.work;
         }
-        let mut moves = MoveList::new();
-        if let Some(score) = R::generate(pos, &mut moves) {
+        let moves = &mut f.moves;
+        moves.clear();
+        if let Some(score) = R::generate(pos, moves) {
             return final_gain(pos, score);
         }
+        let moves = &f.moves;
         // Cyclic games: number the node, or meet it open (module docs).
         let me = if R::CYCLIC {
             match self.cycles.enter(pos, key, beta, (floor, ceiling)) {
@@ -412,9 +459,9 @@ impl<'a, R: Rules> Searcher<'a, R> {
         // 10.16 M interior nodes (16.3 M -> 11.7 M nodes in all), (5,5)
         // 19.90 M -> 19.38 M.
         let etc = board >= self.etc_min;
-        let mut keys = [None; crate::games::MAX_MOVES];
-        let mut entries: [Option<&u8>; crate::games::MAX_MOVES] = [None; crate::games::MAX_MOVES];
+        let (keys, entries) = (&mut f.keys, &mut f.entries);
         for (i, (_, child)) in moves.iter().enumerate() {
+            (keys[i], entries[i]) = (None, None);
             match self.db {
                 Some((db, max)) if child.board_seeds() <= max => {
                     let e = db.entry(child).expect("the database covers this board");
@@ -432,8 +479,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
         // Each move's net capture, computed once for the bounds, the
         // ordering and the search below.
-        let mut gain = [0i32; crate::games::MAX_MOVES];
-        let mut upper = [0i32; crate::games::MAX_MOVES];
+        let (gain, upper) = (&mut f.gain, &mut f.upper);
         for (i, (m, child)) in moves.iter().enumerate() {
             let (mut lo, mut hi) = R::gain_bounds(child);
             if let Some(&e) = entries[i] {
@@ -469,7 +515,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         // Move ordering ([`order_score`], [`sort_moves`]). Moves that
         // cannot exceed `alpha` are left out; the best of their upper
         // bounds is where `best` starts.
-        let mut order: [(i32, u8); crate::games::MAX_MOVES] = [(0, 0); crate::games::MAX_MOVES];
+        let order = &mut f.order;
         let mut searched = 0;
         let mut best = i32::MIN;
         for (i, (m, child)) in moves.iter().enumerate() {
