@@ -51,6 +51,28 @@ fn stop_after_ends_a_long_solve_with_its_proven_bounds() {
 }
 
 #[test]
+fn stop_after_ends_a_parallel_solve_that_splits_within_the_first_turn() {
+    // Dakon 9x9: every node of South's first turn may split; a stopped
+    // search once kept splitting into fresh searches that had not seen
+    // the stop, and ran on for minutes.
+    let t = Instant::now();
+    let out = common::run(&[
+        "solve",
+        "--game",
+        "dakon:9x9",
+        "--threads",
+        "2",
+        "--stop-after",
+        "2",
+        "--quiet",
+    ]);
+    assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("stopped before the end"), "{err}");
+}
+
+#[test]
 fn ctrl_c_ends_a_long_solve_with_its_proven_bounds() {
     let child = Command::new(env!("CARGO_BIN_EXE_mancala"))
         .args(["solve", "--game", "kalah:5x5", "--quiet", "--threads", "1"])

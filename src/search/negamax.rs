@@ -547,7 +547,11 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let mut low = me;
         let mut pending = false;
         for (nth, &(_, i)) in order.iter().enumerate() {
-            if nth == 1 && self.may_split(board, known_work) {
+            // Not once this search was stopped: the split's searchers
+            // would start afresh, search a while before they see the stop,
+            // and split again, without end when every node of a turn may
+            // split (a Dakon solve ran on for minutes past `--stop-after`).
+            if nth == 1 && !self.aborted && self.may_split(board, known_work) {
                 // Young brothers wait: the first move was searched alone
                 // and did not cut, so the others are searched in parallel
                 // (each by a searcher of its own: their results are
