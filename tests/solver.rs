@@ -141,6 +141,29 @@ fn a_search_deeper_than_its_stack_fails_cleanly_and_the_solver_recovers() {
 }
 
 #[test]
+fn a_small_stack_holds_long_paths_without_a_capture() {
+    use mancala::games::Anywoli;
+    // The search of anywoli:5x4 follows a path of positions without a
+    // capture deeper than a 1 MiB stack held when each ply kept its
+    // node's move arrays on the stack (1.7 KB a ply: the solve failed as
+    // too deep); with them in the searcher's pooled frames it solves.
+    // (An unoptimised build's frames are larger: it gets more stack.)
+    let mib = if cfg!(debug_assertions) { 8 } else { 1 };
+    let mut small = Solver::new(Options {
+        threads: 1,
+        tt_bytes: 64 << 20,
+        stack_bytes: mib << 20,
+        ..Options::default()
+    });
+    let v: Variant = "anywoli:5x4".parse().unwrap();
+    let got = small.solve::<Anywoli>(&v.start()).unwrap();
+    assert_eq!(
+        got.value,
+        solver(2).solve::<Anywoli>(&v.start()).unwrap().value
+    );
+}
+
+#[test]
 fn the_table_layout_follows_the_widest_key() {
     use mancala::games::Kalah;
     let mut s = solver(1);
