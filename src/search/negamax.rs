@@ -246,7 +246,10 @@ pub(crate) struct Searcher<'a, R: Rules> {
     etc_min: usize,
     /// Extra stop flags (sibling cutoffs in parallel searches).
     pub(crate) flags: Vec<&'a AtomicBool>,
-    /// Frames of the nodes not on the path now ([`Frame`]).
+    /// Frames of the nodes not on the path now ([`Frame`]). Boxed: a node
+    /// takes one out and holds only the pointer while it recurses (a
+    /// frame moved out of the vector would sit on the stack again).
+    #[allow(clippy::vec_box)]
     frames: Vec<Box<Frame<'a>>>,
     /// Plies from the root of the test.
     depth: usize,
@@ -556,7 +559,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 // and did not cut, so the others are searched in parallel
                 // (each by a searcher of its own: their results are
                 // settled).
-                if let Some((v, m)) = self.split(pos, &moves, &order[1..], alpha.max(best), beta) {
+                if let Some((v, m)) = self.split(pos, moves, &order[1..], alpha.max(best), beta) {
                     if v > best {
                         best = v;
                         best_move = m;
