@@ -204,7 +204,8 @@ fn a_stop_during_the_search_or_the_build_reports_incomplete_work() {
         assert!(out.stdout.is_empty(), "--stop-after {secs}");
         assert!(err.contains("stopped"), "--stop-after {secs}: {err}");
     }
-    // A first search that runs out of stack (1 MiB: some 600 plies) goes
+    // A first search that runs out of stack (a sixth of 1 MiB before the
+    // build: some 600 plies) goes
     // on to the build, whose levels end its long paths: the value of the
     // 20-seed databases (issue 20), not the stack error.
     let solved = json(&[

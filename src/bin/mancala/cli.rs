@@ -238,6 +238,19 @@ impl SearchArgs {
         db: Option<Arc<dyn Tablebase>>,
         less_bytes: u64,
     ) -> Result<Solver, CliError> {
+        let stack = usize::try_from(self.stack_mb << 20).unwrap_or(usize::MAX);
+        self.solver_with_stack(pos, db, less_bytes, stack)
+    }
+
+    /// [`Self::solver_with`], with `stack_bytes` of stack for each search
+    /// thread instead of `--stack-mb`.
+    pub fn solver_with_stack(
+        &self,
+        pos: &Position,
+        db: Option<Arc<dyn Tablebase>>,
+        less_bytes: u64,
+        stack_bytes: usize,
+    ) -> Result<Solver, CliError> {
         let boards = mancala::index::boards_up_to(2 * pos.n(), pos.board_seeds()).saturating_mul(2);
         let useful = boards.saturating_mul(2 * mancala::search::tt::ENTRY_BYTES as u128);
         let allowed = (self.tt_mb << 20).saturating_sub(less_bytes).max(1 << 20);
@@ -245,7 +258,7 @@ impl SearchArgs {
         let mut options = Options {
             tt_bytes: bytes as usize,
             region_limit: self.region_limit,
-            stack_bytes: usize::try_from(self.stack_mb << 20).unwrap_or(usize::MAX),
+            stack_bytes,
             ..Options::default()
         };
         if let Some(t) = self.threads {

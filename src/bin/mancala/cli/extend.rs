@@ -38,6 +38,19 @@ pub struct Searched<T> {
     pub built: Option<Built>,
 }
 
+/// The search before a build in memory runs with this fraction of the
+/// stack (`--stack-mb`): about the depth the whole stack held before a
+/// node's move arrays moved off it (`search::negamax`'s `Frame`: 1.7 KB a
+/// ply then, 270 bytes now), some 600,000 plies with 1 GiB. A search lost
+/// in a capture-free component, which the levels built in memory cut
+/// short, then still fails for want of stack within seconds and the build
+/// starts at once, as it did before. With the whole stack, Anywoli 12x4
+/// positions of 10 seeds with databases to 8 went on searching for their
+/// share of the build's time, deeper and deeper, and 1 of 8 was solved
+/// within 60 s instead of 8 of 8 (`scripts/cycles.sh --levels 8 --count 8
+/// --above 2 anywoli`). The search after the build has the whole stack.
+const FIRST_STACK_SHARE: usize = 6;
+
 /// Runs `work` on a solver of `args` for `pos`. In a game whose positions
 /// can repeat, when `pos` has more seeds than the databases hold (or there
 /// are none) and the levels up to its seeds fit `--extend-mb` (and
@@ -69,6 +82,15 @@ pub fn run<T: Send>(
     let first = plan.search_first(solver.threads());
     let mut stopped = None;
     if first > 0.0 {
+        // The search before the build gets a share of the stack only
+        // (`FIRST_STACK_SHARE`).
+        let stack = usize::try_from(args.stack_mb << 20).unwrap_or(usize::MAX);
+        solver = args.solver_with_stack(
+            pos,
+            db.clone().map(|d| d as Arc<dyn Tablebase>),
+            0,
+            stack / FIRST_STACK_SHARE,
+        )?;
         let limit = args.stop_after.map_or(first, |s| s.min(first));
         let result =
             args.with_progress_within(solver.progress(), Some(limit), || work(&mut solver));
