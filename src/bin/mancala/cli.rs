@@ -238,8 +238,12 @@ impl SearchArgs {
         db: Option<Arc<dyn Tablebase>>,
         less_bytes: u64,
     ) -> Result<Solver, CliError> {
-        let stack = usize::try_from(self.stack_mb << 20).unwrap_or(usize::MAX);
-        self.solver_with_stack(pos, db, less_bytes, stack)
+        self.solver_with_stack(pos, db, less_bytes, self.stack_bytes())
+    }
+
+    /// The stack of each search thread (`--stack-mb`), in bytes.
+    pub fn stack_bytes(&self) -> usize {
+        usize::try_from(self.stack_mb << 20).unwrap_or(usize::MAX)
     }
 
     /// [`Self::solver_with`], with `stack_bytes` of stack for each search

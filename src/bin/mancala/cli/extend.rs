@@ -38,8 +38,8 @@ pub struct Searched<T> {
     pub built: Option<Built>,
 }
 
-/// The search before a build in memory runs with this fraction of the
-/// stack (`--stack-mb`): about the depth the whole stack held before a
+/// The search before a build in memory runs with the stack (`--stack-mb`)
+/// divided by this: about the depth the whole stack held before a
 /// node's move arrays moved off it (`search::negamax`'s `Frame`: 1.7 KB a
 /// ply then, 270 bytes now), some 600,000 plies with 1 GiB. A search lost
 /// in a capture-free component, which the levels built in memory cut
@@ -84,12 +84,11 @@ pub fn run<T: Send>(
     if first > 0.0 {
         // The search before the build gets a share of the stack only
         // (`FIRST_STACK_SHARE`).
-        let stack = usize::try_from(args.stack_mb << 20).unwrap_or(usize::MAX);
         solver = args.solver_with_stack(
             pos,
             db.clone().map(|d| d as Arc<dyn Tablebase>),
             0,
-            stack / FIRST_STACK_SHARE,
+            args.stack_bytes() / FIRST_STACK_SHARE,
         )?;
         let limit = args.stop_after.map_or(first, |s| s.min(first));
         let result =
