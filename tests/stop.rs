@@ -14,11 +14,23 @@ fn bounds(stderr: &str) -> Option<(i32, i32)> {
     Some((lo.parse().ok()?, hi.parse().ok()?))
 }
 
+/// Runs `mancala ARGS` (a solve with `--stop-after`) and checks that it
+/// ended within a minute with status 3 and the stop message; its stdout
+/// and stderr.
+fn stopped_solve(args: &[&str]) -> (Vec<u8>, String) {
+    let t = Instant::now();
+    let out = common::run(args);
+    assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(err.starts_with("stopped before the end"), "{err}");
+    (out.stdout, err)
+}
+
 #[test]
 fn stop_after_ends_a_long_solve_with_its_proven_bounds() {
-    let t = Instant::now();
     // Kalah(5,5) takes minutes; its value is 2 (Irving et al.).
-    let out = common::run(&[
+    let (stdout, err) = stopped_solve(&[
         "solve",
         "--game",
         "kalah:5x5",
@@ -26,11 +38,7 @@ fn stop_after_ends_a_long_solve_with_its_proven_bounds() {
         "1",
         "--quiet",
     ]);
-    assert!(t.elapsed() < Duration::from_secs(60));
-    assert_eq!(out.status.code(), Some(3));
-    assert!(out.stdout.is_empty());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with("stopped before the end"), "{err}");
+    assert!(stdout.is_empty());
     let (lo, hi) = bounds(&err).expect("a solve reports its bounds");
     assert!(lo <= 2 && 2 <= hi, "{err}");
     // analyse stops too, without bounds (each move has its own value).
@@ -55,8 +63,7 @@ fn stop_after_ends_a_parallel_solve_that_splits_within_the_first_turn() {
     // Dakon 9x9: every node of South's first turn may split; a stopped
     // search once kept splitting into fresh searches that had not seen
     // the stop, and ran on for minutes.
-    let t = Instant::now();
-    let out = common::run(&[
+    stopped_solve(&[
         "solve",
         "--game",
         "dakon:9x9",
@@ -66,10 +73,6 @@ fn stop_after_ends_a_parallel_solve_that_splits_within_the_first_turn() {
         "2",
         "--quiet",
     ]);
-    assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
-    assert_eq!(out.status.code(), Some(3));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with("stopped before the end"), "{err}");
 }
 
 #[test]
