@@ -4,7 +4,13 @@
 # generated, the nodes Irving et al.'s solver counts), seconds, and the
 # published value where one exists (tests/data/kalah_values.csv).
 #
-#   scripts/solve-table.sh [--threads N] [--timeout SECONDS] [--db DIR] [VARIANT...]
+#   scripts/solve-table.sh [--threads N] [--timeout SECONDS] [--db DIR] [--extend-mb MB] [VARIANT...]
+#
+# --extend-mb MB is passed to `solve` (0: the search alone, no levels
+# built in memory). Where levels were built in memory, the last column
+# says which, and the nodes and interior nodes include those of the
+# search before the build ("a+b": before the build, after it), the
+# seconds everything. Needs jq.
 #
 # --db DIR probes the endgame databases in DIR (`mancala db build`); a
 # `{n}` in DIR is replaced by the variant's pits a row, since a game's
@@ -18,12 +24,14 @@ cd "$(dirname "$0")/.."
 threads=1
 limit=600
 db=""
+extend=()
 args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --threads) threads=$2; shift 2 ;;
     --timeout) limit=$2; shift 2 ;;
     --db) db=$2; shift 2 ;;
+    --extend-mb) extend=(--extend-mb "$2"); shift 2 ;;
     *) args+=("$1"); shift ;;
   esac
 done
@@ -40,8 +48,8 @@ while IFS=, read -r game value _; do
   [[ "$game" == \#* || "$game" == game ]] && continue
   published[$game]=$value
 done < tests/data/kalah_values.csv
-echo "| variant | value | best | nodes | interior | seconds | published |"
-echo "|---|---|---|---|---|---|---|"
+echo "| variant | value | best | nodes | interior | seconds | published | built in memory |"
+echo "|---|---|---|---|---|---|---|---|"
 for v in "${args[@]}"; do
   dbargs=()
   if [[ -n "$db" ]]; then
@@ -49,17 +57,23 @@ for v in "${args[@]}"; do
     pits=${pits%x*}
     dbargs=(--db "${db//\{n\}/$pits}")
   fi
-  if out=$(timeout "$limit" "$bin" solve --game "$v" --threads "$threads" --json --quiet "${dbargs[@]}"); then
-    value=$(sed -E 's/.*"value": ?(-?[0-9]+).*/\1/' <<<"$out")
-    best=$(sed -E 's/.*"best": ?"([^"]*)".*/\1/' <<<"$out")
-    nodes=$(sed -E 's/.*"nodes": ?([0-9]+).*/\1/' <<<"$out")
-    interior=$(sed -E 's/.*"interior_nodes": ?([0-9]+).*/\1/' <<<"$out")
-    secs=$(sed -E 's/.*"seconds": ?([0-9.]+).*/\1/' <<<"$out")
+  if out=$(timeout "$limit" "$bin" solve --game "$v" --threads "$threads" --json --quiet "${dbargs[@]}" "${extend[@]}"); then
+    read -r value best nodes interior secs built < <(jq -r '
+      .built_in_memory as $b
+      | (($b != null) and ($b.nodes_before > 0)) as $before
+      | [.value, .best,
+         (if $before then "\($b.nodes_before)+\(.nodes)" else .nodes end),
+         (if $before then "\($b.interior_before)+\(.interior_nodes)" else .interior_nodes end),
+         .seconds,
+         (if $b == null then "-" else
+            "\($b.from)..\($b.top)_(\($b.seconds * 10 | round / 10)_s;_search_before_\($b.seconds_before * 10 | round / 10)_s)"
+          end)]
+      | map(tostring) | join(" ")' <<<"$out")
     pub=${published[$v]:--}
     mark=""
     [[ "$pub" != "-" && "$pub" != "$value" ]] && mark=" **MISMATCH**"
-    printf '| %s | %s | %s | %s | %s | %.2f | %s%s |\n' "$v" "$value" "$best" "$nodes" "$interior" "$secs" "$pub" "$mark"
+    printf '| %s | %s | %s | %s | %s | %.2f | %s%s | %s |\n' "$v" "$value" "$best" "$nodes" "$interior" "$secs" "$pub" "$mark" "${built//_/ }"
   else
-    printf '| %s | timeout after %s s | | | | | %s |\n' "$v" "$limit" "${published[$v]:--}"
+    printf '| %s | timeout after %s s | | | | | %s | |\n' "$v" "$limit" "${published[$v]:--}"
   fi
 done

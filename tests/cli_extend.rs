@@ -145,10 +145,77 @@ fn probe_value(dir: &str, pos: &str) -> serde_json::Value {
 }
 
 #[test]
-fn games_without_repetitions_and_small_budgets_only_search() {
-    // Kalah's positions never repeat: its search needs no levels.
+fn kalah_builds_the_small_levels_when_its_search_does_not_answer_at_once() {
+    // Kalah(3,3)'s levels below its 18 seeds take milliseconds: they are
+    // built before any search, and the value is the level file's.
+    let full = TempDir::new("extend-kalah");
+    ok(&[
+        "db",
+        "build",
+        "--game",
+        "kalah:3x3",
+        "--max-seeds",
+        "18",
+        "--dir",
+        full.path(),
+        "--quiet",
+    ]);
+    let start = "S 3,3,3/3,3,3 0-0";
+    let probed = json(&[
+        "db",
+        "probe",
+        "--game",
+        "kalah:3x3",
+        "--dir",
+        full.path(),
+        "--position",
+        start,
+    ])["value"]
+        .clone();
+    for threads in ["1", "2"] {
+        let built = json(&[
+            "solve",
+            "--game",
+            "kalah:3x3",
+            "--threads",
+            threads,
+            "--quiet",
+        ]);
+        assert_eq!(built["value"], probed);
+        assert_eq!(built["built_in_memory"]["from"], 0);
+        assert_eq!(built["built_in_memory"]["top"], 17);
+        let analysed = json(&[
+            "analyse",
+            "--game",
+            "kalah:3x3",
+            "--threads",
+            threads,
+            "--quiet",
+        ]);
+        assert!(!analysed["built_in_memory"].is_null(), "{analysed}");
+    }
+    // Kalah(4,3)'s levels would take about a second (levels 0 to 23, 7.9 M
+    // boards): its search, which answers in a tenth of that, goes first
+    // and needs none.
     let kalah = json(&["solve", "--game", "kalah:4x3", "--quiet"]);
     assert!(kalah["built_in_memory"].is_null());
+    // Irving, Donkers and Uiterwijk (2000), table 9.
+    assert_eq!(kalah["value"], 8);
+    // `--extend-mb 0` searches alone, to the same value.
+    let alone = json(&[
+        "solve",
+        "--game",
+        "kalah:3x3",
+        "--extend-mb",
+        "0",
+        "--quiet",
+    ]);
+    assert!(alone["built_in_memory"].is_null());
+    assert_eq!(alone["value"], probed);
+}
+
+#[test]
+fn small_budgets_only_search() {
     // A budget too small for the levels: the search answers alone.
     let pos = AWARI[2];
     let tight = json(&[

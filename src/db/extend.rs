@@ -52,8 +52,14 @@ use std::sync::Arc;
 /// Akon plan of levels 9 to 18 (471 M boards) is estimated at 268 s on 2
 /// threads and was built in 277 s, Anywoli's level 10 at 49 s and built in
 /// 51 s.
-fn boards_per_second(way: Way) -> f64 {
+///
+/// In a game whose positions cannot repeat (Kalah) one sweep settles a
+/// level: Kalah's levels 0 to 14 and 0 to 16 with 6 pits (9.7 M and
+/// 30.4 M boards) took 1.3 and 5.0 s on 2 threads, 3.7 and 3.0 M boards a
+/// second a thread.
+fn boards_per_second<R: Rules>(way: Way) -> f64 {
     match way {
+        Way::Sweep if !R::CYCLIC => 3.0e6,
         Way::Unmoves => 1.7e6,
         Way::Edges(_) => 0.95e6,
         Way::Sweep => 0.8e6,
@@ -76,6 +82,9 @@ pub struct Plan {
     pub peak_bytes: u64,
     /// Bytes the built levels keep while they are probed.
     pub kept_bytes: u64,
+    /// The share of the estimated build a search runs for before the
+    /// build ([`Plan::search_first`]).
+    search_share: f64,
     /// Single-thread seconds of the builds, estimated from measured rates.
     thread_seconds: f64,
 }
@@ -83,6 +92,23 @@ pub struct Plan {
 /// The share of a plan's estimated seconds a solver should search before
 /// it builds the levels (see [`Plan::search_first`]).
 pub const SEARCH_FIRST_SHARE: f64 = 0.25;
+
+/// In the games whose positions cannot repeat, the estimated seconds
+/// ([`Plan::seconds`]) of the levels a solve without databases builds in
+/// memory ([`plan_within`]). The estimate counts 3 M boards a second a
+/// thread (`boards_per_second`): 2 s on 2 threads are 12 M boards, Kalah(6,4)'s levels 0 to 14
+/// (9.7 M) and Kalah(5,5)'s 0 to 17 (8.4 M).
+pub const ACYCLIC_LEVELS_SECONDS: f64 = 2.0;
+
+/// In the games whose positions cannot repeat, the share of the
+/// estimated build of [`plan_within`]'s levels a solve searches without
+/// them first. Their build takes seconds where a solve may take a fraction
+/// of one: Kalah(4,6) solves in 0.6 s on 2 threads, and with a quarter
+/// (0.5 s) it built its levels 0 to 22 and took 2.1 s. The search before
+/// the build is lost (the solve starts again with the levels and a new
+/// table: going on with the same table was slower, Kalah(6,4) 16.6 to
+/// 17.4 s against 13.5 to 14.7 s, all else equal).
+pub const ACYCLIC_SEARCH_SHARE: f64 = 0.5;
 
 /// Plans estimated at most this many seconds are built at once.
 pub const BUILD_AT_ONCE_SECONDS: f64 = 1.0;
@@ -109,12 +135,15 @@ impl Plan {
     /// the search at 34 s. A search that fails for want of stack, as Anywoli's do
     /// within a few seconds, goes on to the build at once whatever the
     /// share.)
+    ///
+    /// [`plan_within`]'s plans search first for [`ACYCLIC_SEARCH_SHARE`]
+    /// of the build instead.
     pub fn search_first(&self, threads: usize) -> f64 {
         let build = self.seconds(threads);
         if build <= BUILD_AT_ONCE_SECONDS {
             0.0
         } else {
-            build * SEARCH_FIRST_SHARE
+            build * self.search_share
         }
     }
 }
@@ -134,30 +163,88 @@ pub fn reachable_levels<R: Rules>(from: usize, top: usize) -> Vec<usize> {
 /// level has more boards than a machine can count, or the peak exceeds
 /// `memory_bytes`.
 pub fn plan<R: Rules>(n: usize, from: usize, top: usize, memory_bytes: u64) -> Option<Plan> {
-    let mut plan = Plan {
-        from,
-        top,
-        levels: reachable_levels::<R>(from, top),
-        boards: 0,
-        peak_bytes: 0,
-        kept_bytes: 0,
-        thread_seconds: 0.0,
-    };
-    for &k in &plan.levels {
+    let mut plan = Plan::empty(from);
+    for k in reachable_levels::<R>(from, top) {
+        plan.add::<R>(n, k, memory_bytes)?;
+    }
+    Some(plan)
+}
+
+/// The plan of the lowest levels of `R` with `n` pits a row, from `from`
+/// on, that a search from a board of `top` seeds meets, as many as fit
+/// `memory_bytes` and are estimated to build within `seconds` on `threads`
+/// threads ([`Plan::seconds`]); `None` when not even level `from` does, or
+/// `from` is `top` or more (a level of `top` seeds would be the whole
+/// solve).
+///
+/// For the games whose positions cannot repeat (Kalah), where the search
+/// has no trouble reaching the end of the game but spends most of its
+/// nodes on the small boards near it: levels that take a few seconds
+/// to build cut every line there. Kalah(6,4) without databases, 2
+/// threads: 20.8 s and 65.9 M interior nodes by search alone; with the
+/// levels 0 to 12, 14, 16 and 18 (built in 0.3, 1.3, 5.0 and about 16 s)
+/// it searched 55.1, 43.8, 31.5 and 19.8 M interior nodes in 15.4, 11.2,
+/// 8.7 and 5.1 s. Kalah(5,5), 17.4 s by search: with levels 0 to 14, 16
+/// and 18 (0.2, 0.7, 1.7 s to build) 12.6, 9.2 and 6.3 s.
+pub fn plan_within<R: Rules>(
+    n: usize,
+    from: usize,
+    top: usize,
+    memory_bytes: u64,
+    threads: usize,
+    seconds: f64,
+) -> Option<Plan> {
+    let mut plan = Plan::empty(from);
+    for k in reachable_levels::<R>(from, top) {
+        if k >= top {
+            break;
+        }
+        let mut more = plan.clone();
+        if more.add::<R>(n, k, memory_bytes).is_none() || more.seconds(threads) > seconds {
+            break;
+        }
+        plan = more;
+    }
+    plan.search_share = ACYCLIC_SEARCH_SHARE;
+    (!plan.levels.is_empty()).then_some(plan)
+}
+
+impl Plan {
+    /// A plan of no level yet, whose first level will be `from`.
+    fn empty(from: usize) -> Plan {
+        Plan {
+            from,
+            top: from,
+            levels: Vec::new(),
+            boards: 0,
+            peak_bytes: 0,
+            kept_bytes: 0,
+            search_share: SEARCH_FIRST_SHARE,
+            thread_seconds: 0.0,
+        }
+    }
+
+    /// Adds level `k` (above every level planned so far) as `db build`
+    /// would build it within `memory_bytes`, the levels kept so far
+    /// counted; `None` when a level has more boards than a machine can
+    /// count, or the peak exceeds `memory_bytes`.
+    fn add<R: Rules>(&mut self, n: usize, k: usize, memory_bytes: u64) -> Option<()> {
         let entries = Indexer::new(2 * n, k).ok()?.count();
         // Working memory, the copy of the gains, and the levels kept so far.
-        let room = memory_bytes.checked_sub(entries + plan.kept_bytes)?;
+        let room = memory_bytes.checked_sub(entries + self.kept_bytes)?;
         let (way, need) = plan_level::<R>(Method::Auto, entries, 0, room);
-        let need = need.checked_add(entries + plan.kept_bytes)?;
+        let need = need.checked_add(entries + self.kept_bytes)?;
         if need > memory_bytes {
             return None;
         }
-        plan.peak_bytes = plan.peak_bytes.max(need);
-        plan.kept_bytes += entries;
-        plan.boards += entries;
-        plan.thread_seconds += entries as f64 / boards_per_second(way);
+        self.top = k;
+        self.levels.push(k);
+        self.peak_bytes = self.peak_bytes.max(need);
+        self.kept_bytes += entries;
+        self.boards += entries;
+        self.thread_seconds += entries as f64 / boards_per_second::<R>(way);
+        Some(())
     }
-    Some(plan)
 }
 
 /// Why levels could not be built in memory.
@@ -366,6 +453,13 @@ mod tests {
     }
 
     #[test]
+    fn levels_built_in_memory_equal_the_files_by_one_sweep() {
+        // Kalah: no repetitions, one sweep a level.
+        agrees::<crate::games::Kalah>(4, None, 10);
+        agrees::<crate::games::Kalah>(3, Some(4), 12);
+    }
+
+    #[test]
     fn levels_left_out_are_read_by_no_build() {
         // Anywoli takes fours: from 11 seeds, levels 8 to 10 are left out,
         // and the build of level 11 reads none of them.
@@ -421,5 +515,36 @@ mod tests {
         let short = plan::<Akon>(7, 0, 3, 2 << 30).unwrap();
         assert!(short.seconds(2) <= BUILD_AT_ONCE_SECONDS);
         assert_eq!(short.search_first(2), 0.0);
+    }
+
+    #[test]
+    fn kalah_plans_the_small_levels_that_build_within_the_seconds() {
+        use crate::games::Kalah;
+        let cap = ACYCLIC_LEVELS_SECONDS;
+        // Kalah(6,4), 48 seeds: levels 0 to 14 (9.7 M boards) on two
+        // threads; level 15 (7.7 M more) would pass the seconds.
+        let p = plan_within::<Kalah>(6, 0, 48, 2 << 30, 2, cap).unwrap();
+        assert_eq!(p.levels, (0..=14).collect::<Vec<_>>());
+        assert_eq!((p.from, p.top, p.boards), (0, 14, 9_657_700));
+        assert!(p.seconds(2) <= cap);
+        assert!(plan::<Kalah>(6, 0, 15, 2 << 30).unwrap().seconds(2) > cap);
+        // Half the build's time searching first, as it is long enough.
+        assert_eq!(p.search_first(2), p.seconds(2) * ACYCLIC_SEARCH_SHARE);
+        // One thread builds fewer levels in the same time.
+        let one = plan_within::<Kalah>(6, 0, 48, 2 << 30, 1, cap).unwrap();
+        assert!(one.top < p.top && one.seconds(1) <= cap);
+        // Never the position's own level (that would be the whole solve),
+        // and levels of a few boards at once.
+        let small = plan_within::<Kalah>(3, 0, 18, 2 << 30, 2, cap).unwrap();
+        assert_eq!(small.top, 17);
+        assert_eq!(small.search_first(2), 0.0);
+        // Above the 20-seed databases level 21 alone (194 M boards) takes
+        // too long; and a memory budget too small for level 0 plans nothing.
+        assert_eq!(plan_within::<Kalah>(6, 21, 48, 2 << 30, 2, cap), None);
+        assert_eq!(plan_within::<Kalah>(6, 0, 48, 1, 2, cap), None);
+        assert_eq!(plan_within::<Kalah>(6, 0, 0, 2 << 30, 2, cap), None);
+        // Within a budget, the levels that fit it.
+        let tight = plan_within::<Kalah>(6, 0, 48, p.peak_bytes - 1, 2, cap).unwrap();
+        assert!(tight.top < p.top && tight.peak_bytes < p.peak_bytes);
     }
 }

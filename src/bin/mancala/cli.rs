@@ -171,7 +171,10 @@ pub struct SearchArgs {
     /// finished within a quarter of the estimated time of building the
     /// missing levels, build them in memory, within MB at the peak (and
     /// within --tt-mb; the table then shrinks by what they keep), and probe
-    /// them. 0: never. Default: the table's size (--tt-mb).
+    /// them. Kalah: when a search has not finished within half the
+    /// estimated time, build the levels above the databases (from 0
+    /// without them) that take about 2 s, and search again with them. 0:
+    /// never. Default: the table's size (--tt-mb).
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(0..=1_048_576))]
     pub extend_mb: Option<u64>,
     /// No progress display on stderr.

@@ -25,6 +25,13 @@ pub struct Built {
     pub boards: u64,
     /// Seconds of the builds.
     pub seconds: f64,
+    /// Nodes of the search before the build (stopped or failed; 0 when
+    /// the build came first), not counted in the solve's own nodes.
+    pub nodes_before: u64,
+    /// Of those, interior nodes (moves generated).
+    pub interior_before: u64,
+    /// Seconds of that search.
+    pub seconds_before: f64,
 }
 
 /// What [`run`] did: its result, the solver that gave it (with its
@@ -71,7 +78,7 @@ pub fn run<T: Send>(
     let db = args.database(variant, pos)?;
     let from = db.as_ref().map_or(0, |d| d.max_seeds() + 1);
     let mut solver = args.solver_with(pos, db.clone().map(|d| d as Arc<dyn Tablebase>), 0)?;
-    let Some(plan) = plan(args, variant, pos, from) else {
+    let Some(plan) = plan(args, variant, pos, from, solver.threads()) else {
         let value = args.with_progress(solver.progress(), || work(&mut solver))?;
         return Ok(Searched {
             value,
@@ -109,6 +116,9 @@ pub fn run<T: Send>(
         }
     }
     let threads = solver.threads();
+    let nodes_before = solver.nodes();
+    let interior_before = solver.progress().shared.interior.load(Relaxed);
+    let seconds_before = begun.elapsed().as_secs_f64();
     drop(solver);
     if !args.quiet {
         eprintln!(
@@ -143,6 +153,9 @@ pub fn run<T: Send>(
         levels: plan.levels.clone(),
         boards: plan.boards,
         seconds: started.elapsed().as_secs_f64(),
+        nodes_before,
+        interior_before,
+        seconds_before,
     };
     if !args.quiet {
         eprintln!(
@@ -166,15 +179,29 @@ pub fn run<T: Send>(
 }
 
 /// The levels to build for `pos` from level `from` (the first the
-/// databases do not hold), when they are wanted and fit.
-fn plan(args: &SearchArgs, variant: &Variant, pos: &Position, from: usize) -> Option<Plan> {
+/// databases do not hold), when they are wanted and fit: in a game whose
+/// positions can repeat, every level up to the position's; in Kalah, the
+/// small levels that build within about [`extend::ACYCLIC_LEVELS_SECONDS`]
+/// on `threads` threads.
+fn plan(
+    args: &SearchArgs,
+    variant: &Variant,
+    pos: &Position,
+    from: usize,
+    threads: usize,
+) -> Option<Plan> {
     let top = pos.board_seeds();
     let cyclic = dispatch!(variant.game(), R => <R as mancala::Rules>::CYCLIC);
-    if !cyclic || top < from || args.extend_bytes() == 0 {
+    if top < from || args.extend_bytes() == 0 {
         return None;
     }
     let budget = args.extend_bytes();
-    dispatch!(variant.game(), R => extend::plan::<R>(pos.n(), from, top, budget))
+    if cyclic {
+        dispatch!(variant.game(), R => extend::plan::<R>(pos.n(), from, top, budget))
+    } else {
+        let seconds = extend::ACYCLIC_LEVELS_SECONDS;
+        dispatch!(variant.game(), R => extend::plan_within::<R>(pos.n(), from, top, budget, threads, seconds))
+    }
 }
 
 /// Builds `plan`'s levels above `db` on `threads` threads, with a progress
@@ -277,6 +304,9 @@ pub fn json(built: Option<Built>) -> serde_json::Value {
             "levels": b.levels,
             "boards": b.boards,
             "seconds": b.seconds,
+            "nodes_before": b.nodes_before,
+            "interior_before": b.interior_before,
+            "seconds_before": b.seconds_before,
         })
     })
 }
