@@ -53,10 +53,10 @@ use std::sync::Arc;
 /// threads and was built in 277 s, Anywoli's level 10 at 49 s and built in
 /// 51 s.
 ///
-/// In a game whose positions cannot repeat (Kalah) one sweep settles a
-/// level: Kalah's levels 0 to 14 and 0 to 16 with 6 pits (9.7 M and
-/// 30.4 M boards) took 1.3 and 5.0 s on 2 threads, 3.7 and 3.0 M boards a
-/// second a thread.
+/// In a game whose positions cannot repeat (Kalah) the sweeps go faster
+/// (about 9 a level: `build_all::Method`'s docs): Kalah's levels 0 to 14
+/// and 0 to 16 with 6 pits (9.7 M and 30.4 M boards) took 1.3 and 5.0 s
+/// on 2 threads, 3.7 and 3.0 M boards a second a thread.
 fn boards_per_second<R: Rules>(way: Way) -> f64 {
     match way {
         Way::Sweep if !R::CYCLIC => 3.0e6,
@@ -96,8 +96,8 @@ pub const SEARCH_FIRST_SHARE: f64 = 0.25;
 /// In the games whose positions cannot repeat, the estimated seconds
 /// ([`Plan::seconds`]) of the levels a solve without databases builds in
 /// memory ([`plan_within`]). The estimate counts 3 M boards a second a
-/// thread (`boards_per_second`): 2 s on 2 threads are 12 M boards, Kalah(6,4)'s levels 0 to 14
-/// (9.7 M) and Kalah(5,5)'s 0 to 17 (8.4 M).
+/// thread (`boards_per_second`): 2 s on 2 threads are 12 M boards,
+/// Kalah(6,4)'s levels 0 to 14 (9.7 M) and Kalah(5,5)'s 0 to 17 (8.4 M).
 pub const ACYCLIC_LEVELS_SECONDS: f64 = 2.0;
 
 /// In the games whose positions cannot repeat, the share of the
@@ -453,8 +453,8 @@ mod tests {
     }
 
     #[test]
-    fn levels_built_in_memory_equal_the_files_by_one_sweep() {
-        // Kalah: no repetitions, one sweep a level.
+    fn levels_built_in_memory_equal_the_files_by_sweeps() {
+        // Kalah: no repetitions, built by sweeps.
         agrees::<crate::games::Kalah>(4, None, 10);
         agrees::<crate::games::Kalah>(3, Some(4), 12);
     }
@@ -538,7 +538,7 @@ mod tests {
         let small = plan_within::<Kalah>(3, 0, 18, 2 << 30, 2, cap).unwrap();
         assert_eq!(small.top, 17);
         assert_eq!(small.search_first(2), 0.0);
-        // Above the 20-seed databases level 21 alone (194 M boards) takes
+        // Above the 20-seed databases level 21 alone (129 M boards) takes
         // too long; and a memory budget too small for level 0 plans nothing.
         assert_eq!(plan_within::<Kalah>(6, 21, 48, 2 << 30, 2, cap), None);
         assert_eq!(plan_within::<Kalah>(6, 0, 48, 1, 2, cap), None);

@@ -1,6 +1,8 @@
-//! The searches of `solve` and `analyse` above the databases: in the games
-//! whose positions can repeat, search for a while, then build the missing
-//! levels in memory and probe them (`mancala::db::extend`).
+//! The searches of `solve` and `analyse` above the databases: search for a
+//! while, then build levels in memory and probe them
+//! (`mancala::db::extend`): in the games whose positions can repeat, the
+//! missing levels up to the position's; in Kalah, the small levels that
+//! build in about 2 s.
 
 use super::{CliError, SearchArgs};
 use mancala::db::extend::{self, Extended, Plan};
