@@ -39,7 +39,9 @@ for n in "$@"; do
     [$game, $n, "strong", $t, $s,
      (if .moves then "yes" else "no" end),
      (if .moves then (.moves | length) else "-" end),
-     (.score // "-"), (.first_seconds // "-"), (.seconds * 10 | round / 10), .closest,
+     (.score // "-"),
+     (if .first_seconds then (.first_seconds * 10 | round / 10) else "-" end),
+     (.seconds * 10 | round / 10), .closest,
      ((.moves // []) | join(" ")),
      ("\"" + (.after // "") + "\"")]
     | map(tostring) | join(",")' <<<"$out")
