@@ -47,7 +47,9 @@ for n in "$@"; do
     | map(tostring) | join(",")' <<<"$out")
   grep -v "^$game," "$csv" >"$csv.tmp" || true
   echo "$row" >>"$csv.tmp"
-  { head -1 "$csv.tmp"; tail -n +2 "$csv.tmp" | sort -t, -k2,2n; } >"$csv"
+  # Written whole, then renamed: an interrupted run leaves the old file.
+  { head -1 "$csv.tmp"; tail -n +2 "$csv.tmp" | sort -t, -k2,2n; } >"$csv.new"
+  mv "$csv.new" "$csv"
   rm "$csv.tmp"
   echo "$row" | cut -c1-120 >&2
 done

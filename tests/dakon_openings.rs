@@ -10,11 +10,11 @@ use mancala::games::{play, Dakon, Move};
 use mancala::wide::{WideDakon, WidePosition};
 use mancala::{Position, Side};
 
-/// One row: the first thirteen comma-separated fields, then the quoted
-/// position after the opening.
-fn fields(line: &str) -> (Vec<String>, String) {
-    let mut parts = line.splitn(14, ',');
-    let head: Vec<String> = parts.by_ref().take(13).map(String::from).collect();
+/// One row: the first `k` comma-separated fields, then the quoted
+/// position after the opening (the last field; it holds commas).
+fn fields(line: &str, k: usize) -> (Vec<String>, String) {
+    let mut parts = line.splitn(k + 1, ',');
+    let head: Vec<String> = parts.by_ref().take(k).map(String::from).collect();
     let after = parts.next().unwrap_or("").trim_matches('"').to_string();
     (head, after)
 }
@@ -59,7 +59,7 @@ fn every_opening_replays_and_wins() {
     let text = std::fs::read_to_string("data/dakon-openings.csv").unwrap();
     let mut boards = std::collections::BTreeSet::new();
     for line in text.lines().skip(1) {
-        let (f, after) = fields(line);
+        let (f, after) = fields(line, 13);
         let (game, n, criterion, found, length, proved) = (
             &f[0],
             f[1].parse::<usize>().unwrap(),
@@ -120,10 +120,8 @@ fn every_opening_of_the_longer_runs_replays_and_is_strong() {
     let text = std::fs::read_to_string("data/dakon-openings-long.csv").unwrap();
     let mut found = 0;
     for line in text.lines().skip(1) {
-        let mut parts = line.splitn(13, ',');
-        let f: Vec<&str> = parts.by_ref().take(12).collect();
-        let after = parts.next().unwrap_or("").trim_matches('"');
-        let (game, n) = (f[0], f[1].parse::<usize>().unwrap());
+        let (f, after) = fields(line, 12);
+        let (game, n) = (f[0].as_str(), f[1].parse::<usize>().unwrap());
         assert_eq!(game, format!("dakon:{n}x{n}"));
         assert_eq!(f[2], "strong", "{game}");
         if f[5] == "no" {
