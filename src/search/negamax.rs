@@ -62,6 +62,28 @@ const ETC_MIN_SEEDS_KALAH: usize = 24;
 /// 36: 10.67 M, 6.8 s. Kalah(5,5): 16.2 s -> 12.9 s from 28.
 const ETC_ABOVE_DB: usize = 8;
 
+/// In Kalah with databases, the nodes with at most this many seeds more
+/// than the databases neither probe nor store the table (Irving, Donkers
+/// and Uiterwijk store only subtrees deeper than a minimum). Most nodes
+/// lie just above the databases (Kalah(6,4), 20-seed databases: 27 % of
+/// the interior nodes of the last test at 21 seeds, 20 % at 22, 16 % at
+/// 23, each seed above about three quarters of the one below), their
+/// subtrees are small (most children are database probes, settled
+/// before any move is searched), and their probe is a miss to memory
+/// that costs more than the search it may save. Kalah(6,4), 20-seed
+/// databases, 2 threads, interleaved runs: with the table everywhere
+/// 11.0–11.3 M interior nodes, 2.66–3.14 s; without it up to 1, 2, 3, 4
+/// seeds above, 2 and 3 seeds: 12.5 M, 2.50–2.52 s; 13.7–13.9 M,
+/// 2.43–2.50 s; 4 seeds, 14.9–15.0 M, 2.39–2.46 s. Kalah(5,5): 21.7 M,
+/// 5.17–5.22 s; 3 seeds: 25.7–26.0 M, 4.26–4.70 s. A small table of
+/// their own instead (4 MiB, within the caches): fewer nodes (12.5 M),
+/// no faster (2.60 s). Above levels built in memory, of 14 seeds
+/// (Kalah(6,4) without databases): no change (13.9 s either way).
+/// Not in the games whose positions can repeat: there the table also
+/// keeps the searches of a component from repeating each other (not
+/// measured).
+const UNTABLED_ABOVE_DB: usize = 3;
+
 /// In the games whose positions can repeat, with databases, lookups start
 /// this many seeds above the databases' (as in Kalah, the boards just above
 /// them are cheap to search). The Akon position of issue 20 (`akon:7x5`,
@@ -244,6 +266,9 @@ pub(crate) struct Searcher<'a, R: Rules> {
     /// Seeds on the board from which a node looks up its children before
     /// searching them ([`ETC_MIN_SEEDS`] and the constants after it).
     etc_min: usize,
+    /// Seeds on the board from which a node probes and stores the table
+    /// ([`UNTABLED_ABOVE_DB`]; 0: every node).
+    table_min: usize,
     /// Extra stop flags (sibling cutoffs in parallel searches).
     pub(crate) flags: Vec<&'a AtomicBool>,
     /// Frames of the nodes not on the path now ([`Frame`]). Boxed: a node
@@ -285,11 +310,16 @@ impl<'a, R: Rules> Searcher<'a, R> {
             Some((_, max)) => ETC_MIN_SEEDS_KALAH.max(max + ETC_ABOVE_DB),
             None => ETC_MIN_SEEDS_KALAH,
         };
+        let table_min = match db {
+            Some((_, max)) if !R::CYCLIC => max + UNTABLED_ABOVE_DB + 1,
+            _ => 0,
+        };
         Searcher {
             table,
             shared,
             db,
             etc_min,
+            table_min,
             flags: Vec::new(),
             frames: Vec::new(),
             depth: 0,
@@ -397,10 +427,15 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 return db.gain(pos).expect("the database covers this board");
             }
         }
-        let key = PackedBoard::new(pos);
-        if key.is_none() {
-            self.untabled += 1;
-        }
+        let key = if board < self.table_min {
+            None
+        } else {
+            let key = PackedBoard::new(pos);
+            if key.is_none() {
+                self.untabled += 1;
+            }
+            key
+        };
         let mut best_code = NO_MOVE;
         let mut known_work = 0u8;
         // The table holds true values (never path-dependent ones), so it
@@ -471,7 +506,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                     crate::mem::prefetch(e);
                     entries[i] = Some(e);
                 }
-                _ if etc => {
+                _ if etc && child.board_seeds() >= self.table_min => {
                     keys[i] = PackedBoard::new(child);
                     if let Some(k) = keys[i] {
                         self.table.prefetch(k);
