@@ -600,12 +600,29 @@ impl Solver {
     }
 
     /// A move of `pos` whose value is `gain`, the future gain of `pos`.
+    ///
+    /// Each move is tested in turn until one keeps the value, the table's
+    /// best move for `pos` first: the last test of MTD(f) left it there,
+    /// and its child's bounds with it, so its test is usually answered at
+    /// once, where another move's test may cost a search as large as the
+    /// solve's own. Tested in the order of the pits, the `akon:7x5`
+    /// position `S 1,1,1,2,0,1,3/2,3,3,1,1,1,1 0-0` (databases to 8, 2
+    /// threads) had its value within 40 s and its move after 82.9 s; with
+    /// the table's move first, 40.3 s in all.
     fn best_move<R: Rules>(&self, pos: &Position, gain: i32) -> Option<Move> {
         let mut moves = MoveList::new();
         if R::generate(pos, &mut moves).is_some() {
             return None;
         }
-        for (m, child) in &moves {
+        let table_move = crate::packed::PackedBoard::new(pos)
+            .and_then(|k| self.table.probe(k))
+            .map(|s| s.best);
+        let first = moves
+            .iter()
+            .position(|&(m, _)| Some(negamax::move_code(m)) == table_move)
+            .unwrap_or(0);
+        let (head, tail) = moves.split_at(first);
+        for (m, child) in tail.iter().chain(head) {
             let c = crate::games::move_gain(pos, child);
             let keeps = if child.to_move() == pos.to_move() {
                 // Needs g(child) >= gain - c.
@@ -625,6 +642,53 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// After the value, the best move costs a small part of the solve: the
+    /// table's move is tested first, and its child's bounds are in the
+    /// table. Positions where the first move in pit order is not a best
+    /// one, so that testing in pit order would search other moves first.
+    #[test]
+    fn the_best_move_is_found_from_the_table_at_little_cost() {
+        use crate::games::{Akon, Kalah};
+        fn check<R: Rules>(variant: &str, position: Option<&str>) {
+            let v: crate::Variant = variant.parse().unwrap();
+            let pos = match position {
+                Some(p) => v.parse_position(p).unwrap(),
+                None => v.start(),
+            };
+            let mut solver = Solver::new(Options {
+                threads: 1,
+                tt_bytes: 64 << 20,
+                ..Options::default()
+            });
+            solver.adopt::<R>(&pos).unwrap();
+            let gain = solver.gain::<R>(&pos, 0);
+            let before = solver.nodes();
+            let best = solver.best_move::<R>(&pos, gain).unwrap();
+            let cost = solver.nodes() - before;
+            let mut moves = MoveList::new();
+            R::generate(&pos, &mut moves);
+            let (_, first) = moves[0];
+            let c = crate::games::move_gain(&pos, &first);
+            let first_value = if first.to_move() == pos.to_move() {
+                c + solver.gain::<R>(&first, 0)
+            } else {
+                c - solver.gain::<R>(&first, 0)
+            };
+            assert!(
+                first_value < gain,
+                "{variant}: pit order finds a best move first"
+            );
+            assert_ne!(best, moves[0].0, "{variant}");
+            assert!(
+                cost * 100 <= before,
+                "{variant}: {cost} nodes for the move, {before} for the value"
+            );
+        }
+        check::<Kalah>("kalah:5x3", None);
+        check::<Kalah>("kalah:6x3", None);
+        check::<Akon>("akon:4x3", None);
+    }
 
     /// A test of the null window `(beta - 1, beta)` around `value` that
     /// gives away as little as fail-soft allows: `beta` or `beta - 1`.
