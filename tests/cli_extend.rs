@@ -235,6 +235,35 @@ fn small_budgets_only_search() {
 }
 
 #[test]
+fn a_budget_for_the_lowest_levels_builds_them_alone() {
+    // 10 seeds without databases: levels 0 to 8 and 10 take more than 8
+    // MiB at their peak, levels 0 to 8 fit (a game whose positions can
+    // repeat builds first the lowest levels when the whole does not fit
+    // or takes long, `db::extend::stages`); the value is the same.
+    let pos = AWARI[0];
+    let game = [
+        "--game",
+        "awari",
+        "--position",
+        pos,
+        "--threads",
+        "2",
+        "--quiet",
+    ];
+    let low = json(&[&["solve", "--extend-mb", "8"][..], &game[..]].concat());
+    assert_eq!(
+        low["built_in_memory"]["levels"],
+        serde_json::json!([0, 1, 2, 3, 4, 5, 6, 7, 8])
+    );
+    assert_eq!(low["built_in_memory"]["top"], 8);
+    let whole = json(&[&["solve"][..], &game[..]].concat());
+    assert_eq!(whole["built_in_memory"]["top"], 10);
+    assert_eq!(low["value"], whole["value"]);
+    let alone = json(&[&["solve", "--extend-mb", "0"][..], &game[..]].concat());
+    assert_eq!(alone["value"], whole["value"]);
+}
+
+#[test]
 fn a_stop_during_the_search_or_the_build_reports_incomplete_work() {
     // 18 seeds above databases to 12: the search alone does not finish
     // for minutes, the levels 13 to 18 take some 20 s to build on two

@@ -11,6 +11,11 @@
 //! `from..=top` built in memory by the same builders as `db build`
 //! ([`mod@super::build_all`]'s choice of method), never written to disk.
 //!
+//! **In stages.** A solve may build its levels in more than one stage
+//! ([`stages`]): the lowest levels that build within seconds first, the
+//! others later, on them ([`Extended::grow`], [`Plan::above`]), if the
+//! search with the first still does not answer.
+//!
 //! **Memory.** A level built in memory keeps one byte a board; while level
 //! `k` is built, its working memory (as `db build` plans it) and the copy
 //! of its gains come on top of the levels below it. [`plan`] counts the
@@ -110,6 +115,19 @@ pub const ACYCLIC_LEVELS_SECONDS: f64 = 2.0;
 /// 17.4 s against 13.5 to 14.7 s, all else equal).
 pub const ACYCLIC_SEARCH_SHARE: f64 = 0.5;
 
+/// In the games whose positions can repeat, the estimated seconds
+/// ([`Plan::seconds`]) of the levels a solve builds in memory when those
+/// up to the position's do not fit the memory allowed ([`plan_within`]):
+/// the lowest of them, within these seconds, cut the search short where
+/// its lines fall to few seeds. `akon:7x5` `N 0,0,3,2,0,0,0/4,0,0,0,7,0,2
+/// 37-15` (21 seeds; 2 threads) is solved by the search in 44 to 47 s with
+/// the databases to 8 seeds, and in 46, 2.5 and 0.15 s with them to 10,
+/// 12 and 14 (levels 9 to 12, 13, 14: 9.3, 19.7, 40 M boards, estimated
+/// at 4.9, 10.4 and 21 s on 2 threads). These seconds build levels 9 to 13
+/// of Akon and Dakon 7x7, 9 to 16 of Awari; Anywoli's level 9 alone (28
+/// M boards) would take 15 s.
+pub const CYCLIC_LEVELS_SECONDS: f64 = 12.0;
+
 /// Plans estimated at most this many seconds are built at once.
 pub const BUILD_AT_ONCE_SECONDS: f64 = 1.0;
 
@@ -205,11 +223,76 @@ pub fn plan_within<R: Rules>(
         }
         plan = more;
     }
-    plan.search_share = ACYCLIC_SEARCH_SHARE;
+    if !R::CYCLIC {
+        plan.search_share = ACYCLIC_SEARCH_SHARE;
+    }
     (!plan.levels.is_empty()).then_some(plan)
 }
 
+/// The plans of the levels of `R` with `n` pits a row a solve of a board
+/// of `top` seeds builds in memory above the databases (which hold the
+/// levels below `from`), within `memory_bytes`, on `threads` threads, in
+/// the order they are built, each holding the one before (a solve
+/// searches before each build, and goes on to it only if the search has
+/// not answered: [`Plan::search_first`]):
+///
+/// - in a game whose positions can repeat, every level up to the
+///   position's ([`plan`]); when those are estimated at more than
+///   [`CYCLIC_LEVELS_SECONDS`] (or do not fit), first the lowest of them
+///   that build within those seconds ([`plan_within`]): a search whose
+///   lines fall to few seeds needs no more, and the whole build, minutes
+///   for `akon:7x5` at 18 seeds, is left to the searches that still do not
+///   answer;
+/// - in Kalah, the small levels that build within about
+///   [`ACYCLIC_LEVELS_SECONDS`].
+pub fn stages<R: Rules>(
+    n: usize,
+    from: usize,
+    top: usize,
+    memory_bytes: u64,
+    threads: usize,
+) -> Vec<Plan> {
+    if !R::CYCLIC {
+        let seconds = ACYCLIC_LEVELS_SECONDS;
+        return plan_within::<R>(n, from, top, memory_bytes, threads, seconds)
+            .into_iter()
+            .collect();
+    }
+    let whole = plan::<R>(n, from, top, memory_bytes);
+    if whole
+        .as_ref()
+        .is_some_and(|w| w.seconds(threads) <= CYCLIC_LEVELS_SECONDS)
+    {
+        return whole.into_iter().collect();
+    }
+    let low = plan_within::<R>(n, from, top, memory_bytes, threads, CYCLIC_LEVELS_SECONDS);
+    low.into_iter().chain(whole).collect()
+}
+
 impl Plan {
+    /// What is left of this plan once `built` (a plan of its lowest
+    /// levels, from the same level: [`plan_within`]'s) is built: its levels
+    /// above `built`'s, their boards and seconds; the peak and the bytes
+    /// kept stay this plan's, which count `built`'s levels already.
+    pub fn above(&self, built: &Plan) -> Plan {
+        assert_eq!(self.from, built.from, "plans from the same level");
+        assert!(
+            built.levels.iter().all(|k| self.levels.contains(k)),
+            "the levels built are this plan's"
+        );
+        Plan {
+            levels: self
+                .levels
+                .iter()
+                .copied()
+                .filter(|&k| k > built.top)
+                .collect(),
+            boards: self.boards - built.boards,
+            thread_seconds: (self.thread_seconds - built.thread_seconds).max(0.0),
+            ..self.clone()
+        }
+    }
+
     /// A plan of no level yet, whose first level will be `from`.
     fn empty(from: usize) -> Plan {
         Plan {
@@ -293,7 +376,6 @@ impl Extended {
         progress: &Progress,
         stop: &AtomicBool,
     ) -> Result<Extended, ExtendError> {
-        use std::sync::atomic::Ordering::Relaxed;
         assert_eq!(
             base.as_ref().map_or(0, |db| db.max_seeds() + 1),
             plan.from,
@@ -306,7 +388,30 @@ impl Extended {
             from: plan.from,
             levels: Vec::with_capacity(plan.top + 1 - plan.from),
         };
-        for k in plan.from..=plan.top {
+        ext.grow::<R>(plan, memory_bytes, progress, stop)?;
+        Ok(ext)
+    }
+
+    /// Builds the levels of `plan` above those held here, as
+    /// [`Extended::build`] does: `plan` must start where these levels
+    /// start, and hold every level held here (a plan of more levels above
+    /// the same database, as [`plan`] gives after [`plan_within`]).
+    pub fn grow<R: Rules>(
+        &mut self,
+        plan: &Plan,
+        memory_bytes: u64,
+        progress: &Progress,
+        stop: &AtomicBool,
+    ) -> Result<(), ExtendError> {
+        use std::sync::atomic::Ordering::Relaxed;
+        assert_eq!(
+            self.from, plan.from,
+            "the plan starts where these levels start"
+        );
+        assert_eq!(self.game, R::NAME, "levels of one game");
+        let n = self.n;
+        let ext = self;
+        for k in ext.from + ext.levels.len()..=plan.top {
             let ix = Indexer::new(2 * n, k).map_err(|_| ExtendError::NoMemory { k })?;
             if !plan.levels.contains(&k) {
                 // Left out: no search from `plan.top` meets it, and no
@@ -341,7 +446,7 @@ impl Extended {
             drop(solved);
             ext.levels.push((ix, bytes));
         }
-        Ok(ext)
+        Ok(())
     }
 
     /// Level `k`, from the database below [`Extended::from`], from memory
@@ -423,7 +528,27 @@ mod tests {
         let plan = super::plan::<R>(n, from, top, 1 << 30).unwrap();
         assert_eq!(plan.kept_bytes, plan.boards);
         let progress = Progress::default();
-        let ext = Extended::build::<R>(n, low, &plan, 1 << 30, &progress, &stop).unwrap();
+        let ext = Extended::build::<R>(n, low.clone(), &plan, 1 << 30, &progress, &stop).unwrap();
+        // Built in two stages, the lowest levels first and the others
+        // grown on them: the same bytes.
+        let half = plan.seconds(1) / 2.0;
+        if let Some(first) = plan_within::<R>(n, from, top, 1 << 30, 1, half) {
+            let mut staged =
+                Extended::build::<R>(n, low, &first, 1 << 30, &progress, &stop).unwrap();
+            assert_eq!(staged.max_seeds(), first.top);
+            staged
+                .grow::<R>(&plan.above(&first), 1 << 30, &progress, &stop)
+                .unwrap();
+            assert_eq!(staged.max_seeds(), top);
+            for k in 0..=top {
+                assert_eq!(
+                    staged.level(k).bytes,
+                    ext.level(k).bytes,
+                    "{} level {k}",
+                    R::NAME
+                );
+            }
+        }
         assert_eq!((ext.from(), ext.max_seeds()), (from, top));
         assert_eq!(plan.levels, reachable_levels::<R>(from, top));
         for k in 0..=top {
@@ -457,6 +582,38 @@ mod tests {
         // Kalah: no repetitions, built by sweeps.
         agrees::<crate::games::Kalah>(4, None, 10);
         agrees::<crate::games::Kalah>(3, Some(4), 12);
+    }
+
+    #[test]
+    fn games_that_repeat_build_their_lowest_levels_first_when_the_whole_is_long() {
+        use crate::games::Akon;
+        let gib = 2 << 30;
+        // akon:7x5 at 18 seeds above databases to 8: levels 9 to 18 (471 M
+        // boards, minutes); first 9 to 13, within the seconds.
+        let s = stages::<Akon>(7, 9, 18, gib, 2);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].levels, (9..=13).collect::<Vec<_>>());
+        assert!(s[0].seconds(2) <= CYCLIC_LEVELS_SECONDS);
+        assert_eq!(s[1], plan::<Akon>(7, 9, 18, gib).unwrap());
+        assert!(s[1].seconds(2) > CYCLIC_LEVELS_SECONDS);
+        // What the second stage still builds, and the quarter of its
+        // estimate searched before it.
+        let rest = s[1].above(&s[0]);
+        assert_eq!(rest.levels, (14..=18).collect::<Vec<_>>());
+        assert_eq!(rest.boards, s[1].boards - s[0].boards);
+        assert!((rest.seconds(2) + s[0].seconds(2) - s[1].seconds(2)).abs() < 1e-9);
+        assert_eq!(rest.search_first(2), rest.seconds(2) * SEARCH_FIRST_SHARE);
+        // At 21 seeds the whole does not fit 2 GiB: the lowest levels only.
+        let s = stages::<Akon>(7, 9, 21, gib, 2);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].levels, (9..=13).collect::<Vec<_>>());
+        // A whole build within the seconds comes alone.
+        let s = stages::<Awari>(6, 9, 12, gib, 2);
+        assert_eq!(s, vec![plan::<Awari>(6, 9, 12, gib).unwrap()]);
+        // Kalah: its small levels only.
+        let s = stages::<crate::games::Kalah>(6, 0, 48, gib, 2);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].top, 14);
     }
 
     #[test]

@@ -171,7 +171,10 @@ pub struct SearchArgs {
     /// finished within a quarter of the estimated time of building the
     /// missing levels, build them in memory, within MB at the peak (and
     /// within --tt-mb; the table then shrinks by what they keep), and probe
-    /// them. Kalah: when a search has not finished within half the
+    /// them; when that build would take more than about 12 s or not fit,
+    /// first the lowest levels that build within 12 s, in the same way, and
+    /// the rest only if the search with them still has not finished within
+    /// a quarter of the rest's estimate. Kalah: when a search has not finished within half the
     /// estimated time, build the levels above the databases (from 0
     /// without them) that take about 2 s, and search again with them. 0:
     /// never. Default: the table's size (--tt-mb).

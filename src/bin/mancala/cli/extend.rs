@@ -1,8 +1,8 @@
 //! The searches of `solve` and `analyse` above the databases: search for a
 //! while, then build levels in memory and probe them
 //! (`mancala::db::extend`): in the games whose positions can repeat, the
-//! missing levels up to the position's; in Kalah, the small levels that
-//! build in about 2 s.
+//! levels that build in about 12 s, then the missing levels up to the
+//! position's; in Kalah, the small levels that build in about 2 s.
 
 use super::{CliError, SearchArgs};
 use mancala::db::extend::{self, Extended, Plan};
@@ -60,16 +60,18 @@ pub struct Searched<T> {
 /// --above 2 anywoli`). The search after the build has the whole stack.
 const FIRST_STACK_SHARE: usize = 6;
 
-/// Runs `work` on a solver of `args` for `pos`. In a game whose positions
-/// can repeat, when `pos` has more seeds than the databases hold (or there
-/// are none) and the levels up to its seeds fit `--extend-mb` (and
-/// `--tt-mb`), `work` first runs for [`Plan::search_first`]; if it has not
-/// finished, the levels are built in memory and `work` runs again on a
-/// solver that probes them, with a table smaller by the bytes they keep.
-/// A first search that fails for want of stack or of room for the
-/// positions it holds open goes on to the build too (the levels in memory
-/// cut those paths short). `--stop-after` and Ctrl-C stop either phase: a
-/// stop during the build reports the bounds of the first search.
+/// Runs `work` on a solver of `args` for `pos`. When `pos` has more seeds
+/// than the databases hold (or there are none), levels may be built in
+/// memory in stages ([`stages`]): before each, `work` runs for
+/// [`Plan::search_first`] of that stage's build; if it has not finished,
+/// the stage's levels are built (above the databases, each stage from
+/// them again) and the next search runs on a solver that probes them,
+/// with a table smaller by the bytes they keep; after the last stage
+/// `work` runs to its end. A search before a build that fails for want
+/// of stack or of room for the positions it holds open goes on to the
+/// build too (the levels in memory cut those paths short). `--stop-after`
+/// and Ctrl-C stop any phase: a stop during a build reports the bounds of
+/// the search before it.
 pub fn run<T: Send>(
     args: &SearchArgs,
     variant: &Variant,
@@ -79,96 +81,110 @@ pub fn run<T: Send>(
     let begun = Instant::now();
     let db = args.database(variant, pos)?;
     let from = db.as_ref().map_or(0, |d| d.max_seeds() + 1);
-    let mut solver = args.solver_with(pos, db.clone().map(|d| d as Arc<dyn Tablebase>), 0)?;
-    let Some(plan) = plan(args, variant, pos, from, solver.threads()) else {
-        let value = args.with_progress(solver.progress(), || work(&mut solver))?;
-        return Ok(Searched {
-            value,
-            solver,
-            built: None,
-        });
+    let probe = |ext: &Option<Arc<Extended>>| match ext {
+        Some(e) => Some(e.clone() as Arc<dyn Tablebase>),
+        None => db.clone().map(|d| d as Arc<dyn Tablebase>),
     };
-    let first = plan.search_first(solver.threads());
-    let mut stopped = None;
-    if first > 0.0 {
-        // The search before the build gets a share of the stack only
-        // (`FIRST_STACK_SHARE`).
-        solver = args.solver_with_stack(
-            pos,
-            db.clone().map(|d| d as Arc<dyn Tablebase>),
-            0,
-            args.stack_bytes() / FIRST_STACK_SHARE,
-        )?;
-        let limit = args.stop_after.map_or(first, |s| s.min(first));
-        let result =
-            args.with_progress_within(solver.progress(), Some(limit), || work(&mut solver));
-        match result {
-            Ok(value) => {
-                return Ok(Searched {
-                    value,
-                    solver,
-                    built: None,
-                })
-            }
-            Err(e @ SolveError::Stopped { .. }) if !args.stop_requested(begun) => stopped = Some(e),
-            // Too deep or too many open positions: the levels built in
-            // memory end those paths, so the build may still settle it.
-            Err(SolveError::TooDeep { .. } | SolveError::TooLarge) => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
+    let mut solver = args.solver_with(pos, probe(&None), 0)?;
     let threads = solver.threads();
-    let nodes_before = solver.nodes();
-    let interior_before = solver.progress().shared.interior.load(Relaxed);
-    let seconds_before = begun.elapsed().as_secs_f64();
-    drop(solver);
-    if !args.quiet {
-        eprintln!(
-            "note: {}building {} in memory ({} boards, about {:.0} s estimated)",
-            if first > 0.0 {
-                format!(
-                    "no answer after {:.1} s of search; ",
-                    begun.elapsed().as_secs_f64()
-                )
-            } else {
-                String::new()
-            },
-            named_levels(&plan.levels),
-            plan.boards,
-            plan.seconds(threads)
-        );
-    }
-    let started = Instant::now();
-    let ext = build(args, variant, db, &plan, threads, begun);
-    let ext = match ext {
-        Ok(ext) => ext,
-        Err(extend::ExtendError::Stopped { .. }) => {
-            return Err(stopped
-                .unwrap_or(SolveError::Stopped { bounds: None })
-                .into())
+    // The levels built so far, the plan they were built by, and what the
+    // JSON reports of them.
+    let mut ext: Option<Arc<Extended>> = None;
+    let mut done: Option<Plan> = None;
+    let mut built: Option<Built> = None;
+    let (mut nodes_before, mut interior_before) = (0, 0);
+    for stage in stages(args, variant, pos, from, threads) {
+        let plan = done.as_ref().map_or(stage.clone(), |d| stage.above(d));
+        let kept = done.as_ref().map_or(0, |d| d.kept_bytes);
+        let first = plan.search_first(threads);
+        let mut stopped = None;
+        if first > 0.0 {
+            // The search before a build gets a share of the stack only
+            // (`FIRST_STACK_SHARE`).
+            let stack = args.stack_bytes() / FIRST_STACK_SHARE;
+            solver = args.solver_with_stack(pos, probe(&ext), kept, stack)?;
+            let left = args
+                .stop_after
+                .map(|s| (s - begun.elapsed().as_secs_f64()).max(0.0));
+            let limit = left.map_or(first, |s| s.min(first));
+            let result =
+                args.with_progress_within(solver.progress(), Some(limit), || work(&mut solver));
+            match result {
+                Ok(value) => {
+                    return Ok(Searched {
+                        value,
+                        solver,
+                        built,
+                    })
+                }
+                Err(e @ SolveError::Stopped { .. }) if !args.stop_requested(begun) => {
+                    stopped = Some(e)
+                }
+                // Too deep or too many open positions: the levels built in
+                // memory end those paths, so the build may still settle it.
+                Err(SolveError::TooDeep { .. } | SolveError::TooLarge) => {}
+                Err(e) => return Err(e.into()),
+            }
+            nodes_before += solver.nodes();
+            interior_before += solver.progress().shared.interior.load(Relaxed);
         }
-        Err(e) => return Err(CliError::Db(e.to_string())),
-    };
-    let built = Built {
-        from: plan.from,
-        top: plan.top,
-        levels: plan.levels.clone(),
-        boards: plan.boards,
-        seconds: started.elapsed().as_secs_f64(),
-        nodes_before,
-        interior_before,
-        seconds_before,
-    };
-    if !args.quiet {
-        eprintln!(
-            "note: {} built in memory ({} boards, {} MiB, {:.1} s)",
-            named_levels(&built.levels),
-            built.boards,
-            plan.kept_bytes.div_ceil(1 << 20),
-            built.seconds
-        );
+        let seconds_before = begun.elapsed().as_secs_f64();
+        // The solver holds the levels built so far: they grow only once it
+        // is gone.
+        drop(solver);
+        if !args.quiet {
+            eprintln!(
+                "note: {}building {} in memory ({} boards, about {:.0} s estimated)",
+                if first > 0.0 {
+                    format!(
+                        "no answer after {:.1} s of search; ",
+                        begun.elapsed().as_secs_f64()
+                    )
+                } else {
+                    String::new()
+                },
+                named_levels(&plan.levels),
+                plan.boards,
+                plan.seconds(threads)
+            );
+        }
+        let started = Instant::now();
+        let below = ext
+            .take()
+            .map(|e| Arc::try_unwrap(e).expect("no solver holds the levels while they grow"));
+        let grown = match build(args, variant, db.clone(), below, &plan, threads, begun) {
+            Ok(grown) => grown,
+            Err(extend::ExtendError::Stopped { .. }) => {
+                return Err(stopped
+                    .unwrap_or(SolveError::Stopped { bounds: None })
+                    .into())
+            }
+            Err(e) => return Err(CliError::Db(e.to_string())),
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        if !args.quiet {
+            eprintln!(
+                "note: {} built in memory ({} boards, {} MiB, {:.1} s)",
+                named_levels(&plan.levels),
+                plan.boards,
+                (plan.kept_bytes - kept).div_ceil(1 << 20),
+                seconds
+            );
+        }
+        built = Some(Built {
+            from: stage.from,
+            top: stage.top,
+            levels: stage.levels.clone(),
+            boards: stage.boards,
+            seconds: built.map_or(0.0, |b| b.seconds) + seconds,
+            nodes_before,
+            interior_before,
+            seconds_before,
+        });
+        ext = Some(Arc::new(grown));
+        solver = args.solver_with(pos, probe(&ext), stage.kept_bytes)?;
+        done = Some(stage);
     }
-    let mut solver = args.solver_with(pos, Some(Arc::new(ext)), plan.kept_bytes)?;
     let left = args
         .stop_after
         .map(|s| (s - begun.elapsed().as_secs_f64()).max(0.0));
@@ -176,42 +192,36 @@ pub fn run<T: Send>(
     Ok(Searched {
         value,
         solver,
-        built: Some(built),
+        built,
     })
 }
 
-/// The levels to build for `pos` from level `from` (the first the
-/// databases do not hold), when they are wanted and fit: in a game whose
-/// positions can repeat, every level up to the position's; in Kalah, the
-/// small levels that build within about [`extend::ACYCLIC_LEVELS_SECONDS`]
-/// on `threads` threads.
-fn plan(
+/// The stages of levels to build for `pos` from level `from` (the first
+/// the databases do not hold), in the order they are built
+/// ([`extend::stages`]); none without room for them (`--extend-mb`).
+fn stages(
     args: &SearchArgs,
     variant: &Variant,
     pos: &Position,
     from: usize,
     threads: usize,
-) -> Option<Plan> {
-    let top = pos.board_seeds();
-    let cyclic = dispatch!(variant.game(), R => <R as mancala::Rules>::CYCLIC);
-    if top < from || args.extend_bytes() == 0 {
-        return None;
+) -> Vec<Plan> {
+    let (top, budget) = (pos.board_seeds(), args.extend_bytes());
+    if top < from || budget == 0 {
+        return Vec::new();
     }
-    let budget = args.extend_bytes();
-    if cyclic {
-        dispatch!(variant.game(), R => extend::plan::<R>(pos.n(), from, top, budget))
-    } else {
-        let seconds = extend::ACYCLIC_LEVELS_SECONDS;
-        dispatch!(variant.game(), R => extend::plan_within::<R>(pos.n(), from, top, budget, threads, seconds))
-    }
+    dispatch!(variant.game(), R => extend::stages::<R>(pos.n(), from, top, budget, threads))
 }
 
-/// Builds `plan`'s levels above `db` on `threads` threads, with a progress
-/// bar, stopping on Ctrl-C or at `--stop-after` (counted from `begun`).
+/// Builds `plan`'s levels above `below` (levels built in memory by an
+/// earlier stage), or above `base` when there are none, on `threads`
+/// threads, with a progress bar, stopping on Ctrl-C or at `--stop-after`
+/// (counted from `begun`).
 fn build(
     args: &SearchArgs,
     variant: &Variant,
     base: Option<Arc<mancala::db::Database>>,
+    below: Option<Extended>,
     plan: &Plan,
     threads: usize,
     begun: Instant,
@@ -256,8 +266,10 @@ fn build(
             }
             bar.finish_and_clear();
         });
-        let r = pool.install(|| {
-            dispatch!(variant.game(), R => Extended::build::<R>(variant.n(), base, plan, budget, &progress, &stop))
+        let r = pool.install(|| match below {
+            Some(mut ext) => dispatch!(variant.game(), R => ext.grow::<R>(plan, budget, &progress, &stop))
+                .map(|()| ext),
+            None => dispatch!(variant.game(), R => Extended::build::<R>(variant.n(), base, plan, budget, &progress, &stop)),
         });
         done.store(true, Relaxed);
         r
