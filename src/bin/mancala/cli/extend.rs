@@ -27,12 +27,12 @@ pub struct Built {
     pub boards: u64,
     /// Seconds of the builds.
     pub seconds: f64,
-    /// Nodes of the search before the build (stopped or failed; 0 when
-    /// the build came first), not counted in the solve's own nodes.
+    /// Nodes of the searches before the builds (stopped or failed; 0 when
+    /// the builds came first), not counted in the solve's own nodes.
     pub nodes_before: u64,
     /// Of those, interior nodes (moves generated).
     pub interior_before: u64,
-    /// Seconds of that search.
+    /// Seconds from the start to the last build.
     pub seconds_before: f64,
 }
 
@@ -64,8 +64,9 @@ const FIRST_STACK_SHARE: usize = 6;
 /// than the databases hold (or there are none), levels may be built in
 /// memory in stages ([`stages`]): before each, `work` runs for
 /// [`Plan::search_first`] of that stage's build; if it has not finished,
-/// the stage's levels are built (above the databases, each stage from
-/// them again) and the next search runs on a solver that probes them,
+/// the stage's levels are built (the first stage's above the databases,
+/// each later stage's grown on the levels before) and the next search
+/// runs on a solver that probes them,
 /// with a table smaller by the bytes they keep; after the last stage
 /// `work` runs to its end. A search before a build that fails for want
 /// of stack or of room for the positions it holds open goes on to the
