@@ -116,11 +116,12 @@ pub const ACYCLIC_LEVELS_SECONDS: f64 = 2.0;
 pub const ACYCLIC_SEARCH_SHARE: f64 = 0.5;
 
 /// In the games whose positions can repeat, the estimated seconds
-/// ([`Plan::seconds`]) of the levels a solve builds in memory when those
-/// up to the position's do not fit the memory allowed ([`plan_within`]):
-/// the lowest of them, within these seconds, cut the search short where
-/// its lines fall to few seeds. `akon:7x5` `N 0,0,3,2,0,0,0/4,0,0,0,7,0,2
-/// 37-15` (21 seeds; 2 threads) is solved by the search in 44 to 47 s with
+/// ([`Plan::seconds`]) of the levels a solve builds in memory first when
+/// those up to the position's take longer or do not fit the memory
+/// allowed ([`stages`], [`plan_within`]): the lowest of them, within these
+/// seconds, cut the search short where its lines fall to few seeds.
+/// `akon:7x5` `N 0,0,3,2,0,0,0/4,0,0,0,7,0,2 37-15` (18 seeds on the
+/// board; 2 threads) is solved by the search in 44 to 47 s with
 /// the databases to 8 seeds, and in 46, 2.5 and 0.15 s with them to 10,
 /// 12 and 14 (levels 9 to 12, 13, 14: 9.3, 19.7, 40 M boards, estimated
 /// at 4.9, 10.4 and 21 s on 2 threads). These seconds build levels 9 to 13

@@ -645,17 +645,15 @@ mod tests {
 
     /// After the value, the best move costs a small part of the solve: the
     /// table's move is tested first, and its child's bounds are in the
-    /// table. Positions where the first move in pit order is not a best
-    /// one, so that testing in pit order would search other moves first.
+    /// table. Start positions where the first move in pit order is not a
+    /// best one, so that testing in pit order would search it first (the
+    /// test fails so: 90,299 nodes for the move of `kalah:6x3` against
+    /// 731,371 for its value).
     #[test]
     fn the_best_move_is_found_from_the_table_at_little_cost() {
         use crate::games::{Akon, Kalah};
-        fn check<R: Rules>(variant: &str, position: Option<&str>) {
-            let v: crate::Variant = variant.parse().unwrap();
-            let pos = match position {
-                Some(p) => v.parse_position(p).unwrap(),
-                None => v.start(),
-            };
+        fn check<R: Rules>(variant: &str) {
+            let pos = variant.parse::<crate::Variant>().unwrap().start();
             let mut solver = Solver::new(Options {
                 threads: 1,
                 tt_bytes: 64 << 20,
@@ -685,9 +683,9 @@ mod tests {
                 "{variant}: {cost} nodes for the move, {before} for the value"
             );
         }
-        check::<Kalah>("kalah:5x3", None);
-        check::<Kalah>("kalah:6x3", None);
-        check::<Akon>("akon:4x3", None);
+        check::<Kalah>("kalah:5x3");
+        check::<Kalah>("kalah:6x3");
+        check::<Akon>("akon:4x3");
     }
 
     /// A test of the null window `(beta - 1, beta)` around `value` that

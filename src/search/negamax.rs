@@ -72,10 +72,11 @@ const ETC_ABOVE_DB: usize = 8;
 /// before any move is searched), and their probe is a miss to memory
 /// that costs more than the search it may save. Kalah(6,4), 20-seed
 /// databases, 2 threads, interleaved runs: with the table everywhere
-/// 11.0–11.3 M interior nodes, 2.66–3.14 s; without it up to 1, 2, 3, 4
-/// seeds above, 2 and 3 seeds: 12.5 M, 2.50–2.52 s; 13.7–13.9 M,
-/// 2.43–2.50 s; 4 seeds, 14.9–15.0 M, 2.39–2.46 s. Kalah(5,5): 21.7 M,
-/// 5.17–5.22 s; 3 seeds: 25.7–26.0 M, 4.26–4.70 s. A small table of
+/// 11.0–11.3 M interior nodes, 2.66–3.14 s; without it within 2 seeds
+/// above, 12.5 M, 2.50–2.52 s; within 3, 13.7–13.9 M, 2.43–2.50 s;
+/// within 4, 14.9–15.0 M, 2.39–2.46 s; and in another series within 1,
+/// 11.6–11.8 M, 2.85–3.37 s, against 2.52–2.77 s within 3. Kalah(5,5):
+/// 21.7 M, 5.17–5.22 s; within 3, 25.7–26.0 M, 4.26–4.70 s. A table of
 /// their own instead (4 MiB, within the caches): fewer nodes (12.5 M),
 /// no faster (2.60 s). Above levels built in memory, of 14 seeds
 /// (Kalah(6,4) without databases): no change (13.9 s either way).
