@@ -58,15 +58,7 @@ fn levels_above_the_databases_are_built_in_memory_and_agree_with_the_files() {
             .map(|c| c.parse::<u64>().unwrap())
             .sum();
         let value = probe_value(full.path(), pos);
-        let game = [
-            "--game",
-            "awari",
-            "--position",
-            pos,
-            "--threads",
-            "2",
-            "--quiet",
-        ];
+        let game = awari(pos);
         let built = json(&[&["solve", "--db", low.path()][..], &game[..]].concat());
         assert_eq!(built["value"], value, "{pos}");
         assert_eq!(built["built_in_memory"]["from"], 7, "{pos}");
@@ -88,15 +80,7 @@ fn levels_above_the_databases_are_built_in_memory_and_agree_with_the_files() {
     }
     // `analyse` too: every move's value against the files'.
     let pos = AWARI[0];
-    let game = [
-        "--game",
-        "awari",
-        "--position",
-        pos,
-        "--threads",
-        "2",
-        "--quiet",
-    ];
+    let game = awari(pos);
     let built = json(&[&["analyse", "--db", low.path()][..], &game[..]].concat());
     let exact = json(&[&["analyse", "--db", full.path()][..], &game[..]].concat());
     assert_eq!(built["moves"], exact["moves"]);
@@ -127,6 +111,19 @@ fn levels_above_the_databases_are_built_in_memory_and_agree_with_the_files() {
     );
     let noted: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(noted["value"], probe_value(full.path(), pos));
+}
+
+/// The arguments of an Awari solve of `pos` on two threads, quietly.
+fn awari(pos: &str) -> [&str; 7] {
+    [
+        "--game",
+        "awari",
+        "--position",
+        pos,
+        "--threads",
+        "2",
+        "--quiet",
+    ]
 }
 
 /// The value `db probe` gives `pos` from the Awari databases in `dir`.
@@ -241,15 +238,7 @@ fn a_budget_for_the_lowest_levels_builds_them_alone() {
     // repeat builds first the lowest levels when the whole does not fit
     // or takes long, `db::extend::stages`); the value is the same.
     let pos = AWARI[0];
-    let game = [
-        "--game",
-        "awari",
-        "--position",
-        pos,
-        "--threads",
-        "2",
-        "--quiet",
-    ];
+    let game = awari(pos);
     let low = json(&[&["solve", "--extend-mb", "8"][..], &game[..]].concat());
     assert_eq!(
         low["built_in_memory"]["levels"],
