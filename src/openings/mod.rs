@@ -54,6 +54,7 @@ mod count;
 mod dealt;
 mod explorer;
 mod jobs;
+pub mod settle;
 pub mod shortest;
 mod split;
 mod summary;

@@ -409,6 +409,8 @@ pub struct Options {
     /// Most boards phase 2 may keep before it gives up, and most boards
     /// the depth-first walks remember.
     pub max_boards: usize,
+    /// Stop at the first winning turn found, whatever its length.
+    pub first_only: bool,
 }
 
 /// Live counters, readable while the search runs (for a progress display)
@@ -589,6 +591,8 @@ struct Search<'a, G: TurnGame> {
     /// Set when the other local search of a pair found a winning turn
     /// ([`Self::restarts_pair`]): this one stops.
     halt: Option<Arc<AtomicBool>>,
+    /// South's final score of a turn's end when known ([`shortest_judged`]).
+    judge: Option<Judge<'a, G::Board>>,
 }
 
 impl<'a, G: TurnGame> Search<'a, G> {
@@ -609,6 +613,7 @@ impl<'a, G: TurnGame> Search<'a, G> {
             salt: 0,
             plateau: false,
             halt: None,
+            judge: None,
         }
     }
 }
@@ -638,6 +643,17 @@ impl<G: TurnGame> Search<'_, G> {
         until.is_some_and(|t| self.start.elapsed() >= t)
     }
 
+    /// [`TurnGame::turn_over`], with the judge's score where it knows
+    /// better (South's final score is never less than its captured seeds).
+    fn turn_over(&self, b: &G::Board) -> Option<u32> {
+        let score = G::turn_over(b)?;
+        Some(
+            self.judge
+                .and_then(|j| j(b))
+                .map_or(score, |s| s.max(score)),
+        )
+    }
+
     fn best_len(&self) -> usize {
         self.best.as_ref().map_or(usize::MAX, |b| b.moves.len())
     }
@@ -661,6 +677,10 @@ impl<G: TurnGame> Search<'_, G> {
             after,
             score,
         });
+        if self.options.first_only {
+            self.progress.stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
+        }
     }
 
     /// Notes a turn that ended with `score` after the moves `prefix`,
@@ -707,7 +727,7 @@ impl<G: TurnGame> Search<'_, G> {
             let depth = path.len();
             let mut next = Vec::new();
             for (m, c) in moves.drain(..) {
-                match G::turn_over(&c) {
+                match s.turn_over(&c) {
                     Some(score) => {
                         s.closest = s.closest.max(score);
                         if score >= s.options.need && depth + 1 < s.best_len() {
@@ -797,7 +817,7 @@ impl<G: TurnGame> Search<'_, G> {
                 }
                 G::moves(b, &mut moves);
                 for (m, c) in moves.drain(..) {
-                    match G::turn_over(&c) {
+                    match self.turn_over(&c) {
                         Some(score) if score >= self.options.need => {
                             if layers.len() + 1 < self.best_len() {
                                 let mut p = Self::path(&layers, i);
@@ -944,7 +964,7 @@ impl<G: TurnGame> Search<'_, G> {
                 }
                 G::moves(&b, &mut moves);
                 for (m, c) in moves.drain(..) {
-                    match G::turn_over(&c) {
+                    match self.turn_over(&c) {
                         Some(score) if score >= self.options.need => {
                             if depth as usize + 1 < self.best_len() {
                                 let mut p = path(&tree, at);
@@ -1076,6 +1096,7 @@ impl<G: TurnGame> Search<'_, G> {
             closest: self.closest,
             near: self.near.clone(),
             halt: Some(halt.clone()),
+            judge: self.judge,
             ..Search::new(self.options, self.progress)
         };
         let own_halt = self.halt.replace(halt.clone());
@@ -1159,7 +1180,7 @@ impl<G: TurnGame> Search<'_, G> {
         G::moves(b, &mut moves);
         let mut next = Vec::new();
         for (m, c) in moves {
-            match G::turn_over(&c) {
+            match self.turn_over(&c) {
                 Some(score) if score >= self.options.need => {
                     tail.push(m);
                     return Some(Some((c, score)));
@@ -1226,7 +1247,7 @@ impl<G: TurnGame> Search<'_, G> {
                 }
                 G::moves(b, &mut moves);
                 for (m, c) in moves.drain(..) {
-                    match G::turn_over(&c) {
+                    match self.turn_over(&c) {
                         Some(score) if score >= self.options.need => {
                             // The first win of the first layer with one.
                             let mut p = vec![m];
@@ -1264,6 +1285,13 @@ impl<G: TurnGame> Search<'_, G> {
     }
 }
 
+/// What a caller may know of the end of a first turn (a board with North
+/// to move, the game not over): South's final score under perfect play
+/// from there, counting the seeds already captured (from databases, say),
+/// or `None`. A function of the board alone, as the search's memory of
+/// boards requires.
+pub type Judge<'a, B> = &'a (dyn Fn(&B) -> Option<u32> + Sync);
+
 /// Searches for a winning first turn of the fewest moves from `root`
 /// (South to move, game not over), anytime: see the module doc.
 pub fn shortest<G: TurnGame>(
@@ -1271,7 +1299,23 @@ pub fn shortest<G: TurnGame>(
     options: &Options,
     progress: &Progress,
 ) -> Found<G::Board> {
+    shortest_judged::<G>(root, options, progress, None)
+}
+
+/// [`shortest`], with a turn that ends where `judge` knows South's final
+/// score counted at that score (when it is more than the captured seeds)
+/// instead of South's captured seeds: `options.need` is then a final score
+/// South is sure of, and [`Opening::score`] that score. Every phase
+/// works unchanged on the judged scores (they are a function of the
+/// board, as the captured seeds are), proofs of the shortest included.
+pub fn shortest_judged<G: TurnGame>(
+    root: &G::Board,
+    options: &Options,
+    progress: &Progress,
+    judge: Option<Judge<'_, G::Board>>,
+) -> Found<G::Board> {
     let mut s = Search::<G>::new(options, progress);
+    s.judge = judge;
     // Phase 1: depth-first, then beams of growing width, until a first
     // winning turn (or an eighth, then a third, of the time).
     let mut proved = s.depth_first(root, options.time.map(|t| t / 8), true, DFS_FIRST_NODES);
@@ -1348,6 +1392,7 @@ mod tests {
             need,
             time: None,
             max_boards: 1 << 24,
+            first_only: false,
         };
         shortest::<Engine<Dakon>>(&Position::start(n, n), &options, &Progress::default())
     }
@@ -1366,6 +1411,7 @@ mod tests {
             need,
             time: None,
             max_boards: 1 << 24,
+            first_only: false,
         };
         let start = WideDakon::new(5, 5).unwrap().start();
         for (need, len) in [(45, 24), (26, 7)] {
@@ -1426,6 +1472,7 @@ mod tests {
             need,
             time: None,
             max_boards: 1 << 20,
+            first_only: false,
         };
         let progress = Progress::default();
         let mut s = Search::<Engine<Dakon>>::new(&options, &progress);
@@ -1482,6 +1529,7 @@ mod tests {
                 need,
                 time: None,
                 max_boards: 1 << 20,
+                first_only: false,
             };
             let progress = Progress::default();
             let mut s = Search::<Engine<Dakon>>::new(&options, &progress);
@@ -1533,6 +1581,7 @@ mod tests {
                 need,
                 time: None,
                 max_boards: 1 << 20,
+                first_only: false,
             };
             let progress = Progress::default();
             let mut s = Search::<Engine<Dakon>>::new(&options, &progress);
@@ -1567,6 +1616,7 @@ mod tests {
                 need,
                 time: None,
                 max_boards: 1 << 20,
+                first_only: false,
             };
             let progress = Progress::default();
             let mut s = Search::<Engine<Dakon>>::new(&options, &progress);
@@ -1647,6 +1697,7 @@ mod tests {
             need: 10,
             time: Some(budget),
             max_boards: 1 << 20,
+            first_only: false,
         };
         let limit = budget + Duration::from_millis(1500);
         let start = Instant::now();

@@ -12,6 +12,7 @@ pub mod openings;
 pub mod perft;
 pub mod play;
 pub mod puzzles;
+pub mod settle;
 pub mod shortest;
 pub mod show;
 pub mod solve;

@@ -218,7 +218,7 @@ fn stages(
 /// earlier stage), or above `base` when there are none, on `threads`
 /// threads, with a progress bar, stopping on Ctrl-C or at `--stop-after`
 /// (counted from `begun`).
-fn build(
+pub(super) fn build(
     args: &SearchArgs,
     variant: &Variant,
     base: Option<Arc<mancala::db::Database>>,

@@ -41,6 +41,7 @@ where
         need: u32::try_from(need).unwrap_or(u32::MAX),
         time: stop_after.map(std::time::Duration::from_secs_f64),
         max_boards: max_boards::<G>(),
+        first_only: false,
     };
     let progress = shortest::Progress::default();
     let done = std::sync::atomic::AtomicBool::new(false);

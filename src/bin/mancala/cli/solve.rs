@@ -1,7 +1,7 @@
 //! `mancala solve`: the exact value of a position and a best move.
 
 use super::{CliError, GameArgs, SearchArgs};
-use mancala::dispatch;
+use mancala::{dispatch, Position, Side, Variant};
 use std::io::Write;
 use std::time::Instant;
 
@@ -13,7 +13,7 @@ pub struct Args {
     #[command(flatten)]
     search: SearchArgs,
     /// Print one JSON object: {"value", "best", "nodes", "interior_nodes",
-    /// "untabled_nodes", "seconds", "built_in_memory", ...}.
+    /// "untabled_nodes", "seconds", "built_in_memory", "first_turn", ...}.
     #[arg(long)]
     json: bool,
 }
@@ -22,6 +22,9 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (variant, pos) = args.game.resolve()?;
     let t = Instant::now();
+    if let Some(settled) = super::settle::run(&args.search, &variant, &pos, t)? {
+        return print_settled(args, &variant, &pos, settled, t, out);
+    }
     let searched = super::extend::run(
         &args.search,
         &variant,
@@ -44,6 +47,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "seconds": seconds,
             "threads": solver.threads(),
             "built_in_memory": super::extend::json(searched.built),
+            "first_turn": null,
         });
         out.write_all(super::json::line(&doc).as_bytes())?;
     } else {
@@ -56,6 +60,58 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             s.nodes,
             mancala::packed::KEY_BITS
         );
+    }
+    Ok(())
+}
+
+/// Prints a solve settled by South's first turn (`settle.rs`): the value is
+/// the most the position can be worth, the best move the turn's first.
+fn print_settled(
+    args: &Args,
+    variant: &Variant,
+    pos: &Position,
+    outcome: super::settle::Outcome,
+    t: Instant,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let attempt = outcome.attempt;
+    let settled = attempt.settled.expect("a settled outcome holds its turn");
+    let value =
+        i32::from(pos.captured(Side::South)) - i32::from(pos.captured(Side::North)) + settled.gain;
+    let best = settled.moves[0].to_string();
+    let moves: Vec<String> = settled.moves.iter().map(|m| m.to_string()).collect();
+    if !args.search.quiet {
+        eprintln!(
+            "note: South's first turn of {} moves takes every seed: {} (then {})",
+            moves.len(),
+            moves.join(" "),
+            settled.after
+        );
+    }
+    if args.json {
+        let doc = serde_json::json!({
+            "game": variant.to_string(),
+            "position": pos.to_string(),
+            "value": value,
+            "best": best,
+            "gain": settled.gain,
+            "nodes": attempt.nodes,
+            "interior_nodes": attempt.nodes,
+            "untabled_nodes": 0,
+            "seconds": t.elapsed().as_secs_f64(),
+            // The turn's search runs a second local search beside the
+            // first when there are two cores (`openings::shortest`).
+            "threads": std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
+            "built_in_memory": super::extend::json(outcome.built),
+            "first_turn": {
+                "moves": moves.join(" "),
+                "after": settled.after.to_string(),
+                "seconds": attempt.seconds,
+            },
+        });
+        out.write_all(super::json::line(&doc).as_bytes())?;
+    } else {
+        writeln!(out, "value {value}\nbest {best}")?;
     }
     Ok(())
 }
