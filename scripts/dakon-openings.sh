@@ -97,8 +97,10 @@ Uiterwijk 2000). *Length* is the number of moves of the shortest opening
 found: **proved** when no shorter first turn wins, else an upper bound.
 *Value* is what the opening decides about the game value (South's final
 score minus North's under perfect play): at least \`2c - 2ns\` for an
-opening that captures \`c\` seeds; for \`dakon:7x7\` the solver's exact
-value is +98 (\`data/solved.md\`). *Known* are the exact counts of
+opening that captures \`c\` seeds. The exact values, from
+\`data/solved.md\`: +10 for 3x3, +48 for 5x5, and every seed for 4x4
+and 6x6 to 11x11 (+32, +72, +98, +128, +162, +200, +242: South's first
+turn can take them all, \`src/openings/settle.rs\`). *Known* are the exact counts of
 \`data/openings.md\` (every first turn enumerated): winning openings and
 their shortest length. *First* is the seconds until the search found
 its first winning opening (the search then goes on shortening it until

@@ -12,6 +12,7 @@
 # Irving, Donkers and Uiterwijk's Kalah table). The Kalah cells are checked
 # against the published values by the tests (tests/solved.rs), and the
 # small cells of every game against an exhaustive retrograde analysis.
+# Needs jq.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 budget=60
@@ -48,10 +49,7 @@ for game in "${games[@]}"; do
     solved_any=0
     for s in $(seq 1 "$max_s"); do
       if out=$(timeout "$budget" "$bin" solve --game "$game:${n}x$s" --threads "$threads" --json --quiet 2>/dev/null); then
-        value=$(sed -E 's/.*"value": (-?[0-9]+).*/\1/' <<<"$out")
-        best=$(sed -E 's/.*"best": "([^"]*)".*/\1/' <<<"$out")
-        nodes=$(sed -E 's/.*"nodes": ([0-9]+).*/\1/' <<<"$out")
-        secs=$(sed -E 's/.*"seconds": ([0-9.]+).*/\1/' <<<"$out")
+        read -r value best nodes secs < <(jq -r '[.value, .best, .nodes, .seconds] | map(tostring) | join(" ")' <<<"$out")
         printf '%s,%d,%d,%s,%s,%s,%.3f,%s\n' "$game" "$n" "$s" "$value" "$best" "$nodes" "$secs" "$version" >>"$csv"
         solved_any=1
       else

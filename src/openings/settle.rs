@@ -8,8 +8,8 @@
 //! most the seeds on the board. A first turn `T` (South's moves joined by
 //! extra moves) that ends at a position `P` with North to move, where the
 //! exact levels say that North's future gain is minus the seeds on `P`'s
-//! board (North gets none of them whatever it does), gives South exactly
-//! that bound: the value is proved, the upper bound by counting and the
+//! board (North gets none of them whatever it does), or that ends the game
+//! with every seed South's, gives South exactly that bound: the value is proved, the upper bound by counting and the
 //! lower bound by `T` followed by best play from `P`. Nothing of the search
 //! that found `T` is trusted but its moves: [`every_seed`] replays them
 //! with the rules (each but the last keeps the turn) and reads `P`'s value
@@ -95,7 +95,7 @@ pub fn every_seed<R: Rules>(
         let after = replay::<R>(root, &best.moves);
         assert_eq!(after, best.after, "the turn replays to where it ended");
         assert_eq!(
-            final_score::<R>(&after, levels),
+            turn_score::<R>(&after, levels),
             Some(need),
             "North gets none of the seeds left after the turn"
         );
@@ -111,6 +111,15 @@ pub fn every_seed<R: Rules>(
         nodes: found.nodes,
         seconds: found.seconds,
     })
+}
+
+/// South's final score after a turn that ended at `b`: the game's when the
+/// turn ended it, else under perfect play when `levels` cover the board.
+fn turn_score<R: Rules>(b: &Position, levels: &dyn Tablebase) -> Option<u32> {
+    match R::outcome(b) {
+        Some(score) => Some(u32::from(score[Side::South])),
+        None => final_score::<R>(b, levels),
+    }
 }
 
 /// South's final score under perfect play from `b`, North to move and the
@@ -188,6 +197,9 @@ mod tests {
             assert_eq!(solver().solve::<Dakon>(&start).unwrap().gain, value);
             let after = replay::<Dakon>(&start, &settled.moves);
             assert_eq!(after, settled.after);
+            // Seeds are left: the levels' judgement, not the captures
+            // alone, made the turn a win.
+            assert!(after.board_seeds() > 0, "dakon:{n}x{n}");
             let ending = solver().solve::<Dakon>(&after).unwrap();
             assert_eq!(ending.gain, -(after.board_seeds() as i32), "dakon:{n}x{n}");
         }
@@ -196,6 +208,21 @@ mod tests {
             every_seed::<Dakon>(&start, &levels(5, 5), None, 1 << 20, &Progress::default())
                 .unwrap();
         assert!(attempt.settled.is_none() && attempt.proved_none);
+    }
+
+    /// A turn that ends the game with every seed South's settles it too
+    /// (`dakon:1x3`: South's one move leaves North's row empty, and South
+    /// takes the seed left: 6, every seed, the search's value too).
+    #[test]
+    fn a_first_turn_that_ends_the_game_with_every_seed_settles_it() {
+        let start = Position::start(1, 3);
+        let attempt =
+            every_seed::<Dakon>(&start, &levels(1, 2), None, 1 << 10, &Progress::default())
+                .unwrap();
+        let settled = attempt.settled.expect("a settling turn");
+        assert_eq!(settled.gain, 6);
+        assert!(Dakon::outcome(&settled.after).is_some());
+        assert_eq!(solver().solve::<Dakon>(&start).unwrap().gain, 6);
     }
 
     /// Only South's turns are searched.

@@ -409,7 +409,8 @@ pub struct Options {
     /// Most boards phase 2 may keep before it gives up, and most boards
     /// the depth-first walks remember.
     pub max_boards: usize,
-    /// Stop at the first winning turn found, whatever its length.
+    /// Stop at the first winning turn found, whatever its length (by
+    /// setting [`Progress::stop`]).
     pub first_only: bool,
 }
 

@@ -114,15 +114,22 @@ pub fn run(
                 std::thread::sleep(Duration::from_millis(20));
             }
         });
-        let a = every_seed::<Dakon>(
+        // The watcher ends even if the search panics (the scope would
+        // otherwise wait for it forever).
+        struct Done<'a>(&'a AtomicBool);
+        impl Drop for Done<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Relaxed);
+            }
+        }
+        let _done = Done(&done);
+        every_seed::<Dakon>(
             pos,
             levels.as_ref(),
             Some(Duration::from_secs_f64(left)),
             MAX_BOARDS,
             &progress,
-        );
-        done.store(true, Relaxed);
-        a
+        )
     });
     Ok(attempt
         .filter(|a| a.settled.is_some())

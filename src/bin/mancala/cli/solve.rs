@@ -82,8 +82,9 @@ fn print_settled(
     let moves: Vec<String> = settled.moves.iter().map(|m| m.to_string()).collect();
     if !args.search.quiet {
         eprintln!(
-            "note: South's first turn of {} moves takes every seed: {} (then {})",
+            "note: South's first turn of {} move{} takes every seed: {} (then {})",
             moves.len(),
+            if moves.len() == 1 { "" } else { "s" },
             moves.join(" "),
             settled.after
         );
