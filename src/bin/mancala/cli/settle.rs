@@ -59,6 +59,7 @@ pub fn run(
     if variant.game() != Game::Dakon || pos.to_move() != Side::South || pos.board_seeds() == 0 {
         return Ok(None);
     }
+    super::catch_ctrl_c();
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
