@@ -592,7 +592,8 @@ struct Search<'a, G: TurnGame> {
     /// Set when the other local search of a pair found a winning turn
     /// ([`Self::restarts_pair`]): this one stops.
     halt: Option<Arc<AtomicBool>>,
-    /// South's final score of a turn's end when known ([`shortest_judged`]).
+    /// A final score South is sure of at a turn's end, where the caller
+    /// knows one ([`shortest_judged`]).
     judge: Option<Judge<'a, G::Board>>,
 }
 
@@ -1287,10 +1288,11 @@ impl<G: TurnGame> Search<'_, G> {
 }
 
 /// What a caller may know of the end of a first turn (a board with North
-/// to move, the game not over): South's final score under perfect play
-/// from there, counting the seeds already captured (from databases, say),
-/// or `None`. A function of the board alone, as the search's memory of
-/// boards requires.
+/// to move, the game not over): a final score South is sure of under
+/// perfect play from there, counting the seeds already captured (from
+/// databases, say; at most South's exact final score), or `None`. A
+/// function of the board alone, as the search's memory of boards
+/// requires.
 pub type Judge<'a, B> = &'a (dyn Fn(&B) -> Option<u32> + Sync);
 
 /// Searches for a winning first turn of the fewest moves from `root`
@@ -1303,9 +1305,9 @@ pub fn shortest<G: TurnGame>(
     shortest_judged::<G>(root, options, progress, None)
 }
 
-/// [`shortest`], with a turn that ends where `judge` knows South's final
-/// score counted at that score (when it is more than the captured seeds)
-/// instead of South's captured seeds: `options.need` is then a final score
+/// [`shortest`], with a turn that ends where `judge` knows a final score
+/// South is sure of counted at that score (when it is more than the
+/// captured seeds) instead of South's captured seeds: `options.need` is then a final score
 /// South is sure of, and [`Opening::score`] that score. Every phase
 /// works unchanged on the judged scores (they are a function of the
 /// board, as the captured seeds are), proofs of the shortest included.
