@@ -17,6 +17,7 @@ use mancala::db::Tablebase;
 use mancala::games::{Dakon, Game};
 use mancala::openings::settle::{every_seed, Attempt};
 use mancala::openings::shortest::Progress;
+use mancala::search::Options as SolveOptions;
 use mancala::side::Side;
 use mancala::{Position, Variant};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -60,10 +61,10 @@ pub fn run(
         return Ok(None);
     }
     super::catch_ctrl_c();
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        usize::from,
-    );
+    // The solver's threads (`--threads`, by default the solver's own).
+    let threads = args
+        .threads
+        .map_or_else(|| SolveOptions::default().threads, usize::from);
     let mut built = None;
     let levels: Arc<dyn Tablebase> = match args.database(variant, pos)? {
         Some(db) => db,
