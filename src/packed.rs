@@ -18,7 +18,16 @@
 //! [`PackedBoard`] leaves the captured seeds out. Play from a position never
 //! depends on what was captured before (in all six games), so a search that
 //! stores values as *future* gains can key its table on the board and the
-//! side to move alone.
+//! side to move alone. It can do better: [`PackedBoard::seen_by_mover`]
+//! packs the board as the side to move sees it (its own row first, the
+//! side bit always South's), so a position and its mirror image (rows
+//! swapped, the other side to move) share one key. The rules of every game
+//! are symmetric (guarantee 3 of [`crate::games::Rules`], checked for every
+//! game by `tests/properties.rs`): the mirror image has the same moves
+//! (pit numbers count from the mover's pit 1) leading to the mirrored
+//! children, so by induction over play the same future gain for the side
+//! to move, endless play included. The databases index boards the same
+//! way ([`crate::db::probe::canonical_board`]).
 //!
 //! A position fits when [`fits`] says so; every game at its traditional size
 //! fits as a [`PackedPosition`] (checked at compile time below).
@@ -97,12 +106,38 @@ fn unpack(key: u128, bins: usize, out: &mut [u8]) -> Option<Side> {
 pub struct PackedBoard(pub u128);
 
 impl PackedBoard {
-    /// Packs the board and side to move, or `None` when they do not fit.
+    /// Packs the board and side to move, or `None` when they do not fit
+    /// (a bijection: see [`PackedBoard::seen_by_mover`] for the key that
+    /// merges a position with its mirror image).
     #[inline]
     pub fn new(pos: &Position) -> Option<PackedBoard> {
         let bins = 2 * pos.n();
         fits(bins, pos.board_seeds())
             .then(|| PackedBoard(pack(pos.to_move(), pos.board().iter().copied())))
+    }
+
+    /// Packs the board as the side to move sees it (module docs): the
+    /// mover's row first, then the opponent's, with South's side bit; the
+    /// same key for a position and its mirror image. `None` when it does
+    /// not fit. A key of the transposition table.
+    #[inline]
+    pub fn seen_by_mover(pos: &Position) -> Option<PackedBoard> {
+        let n = pos.n();
+        if !fits(2 * n, pos.board_seeds()) {
+            return None;
+        }
+        let b = pos.board();
+        let (own, other) = match pos.to_move() {
+            Side::South => b.split_at(n),
+            Side::North => {
+                let (south, north) = b.split_at(n);
+                (north, south)
+            }
+        };
+        Some(PackedBoard(pack(
+            Side::South,
+            own.iter().chain(other).copied(),
+        )))
     }
 
     /// The position with this board, `n` pits a row and the given captured
@@ -183,6 +218,26 @@ mod tests {
         assert_eq!(PackedPosition(expect).unpack(2), Some(p));
         let board = PackedBoard::new(&p).unwrap();
         assert_eq!(board.unpack(2, [1, 0]), Some(p));
+    }
+
+    /// A position and its mirror image (rows swapped, the other side to
+    /// move) share the mover's key, which unpacks to the one with South to
+    /// move; different boards of the mover keep different keys.
+    #[test]
+    fn the_mover_sees_a_position_and_its_mirror_alike() {
+        let north: Position = "N 2,0,5/1,3,0 1-0".parse().unwrap();
+        let south: Position = "S 1,3,0/2,0,5 0-1".parse().unwrap();
+        let key = PackedBoard::seen_by_mover(&north).unwrap();
+        assert_eq!(PackedBoard::seen_by_mover(&south), Some(key));
+        assert_eq!(key, PackedBoard::new(&south).unwrap());
+        assert_eq!(key.unpack(3, [0, 1]), Some(south));
+        assert_ne!(PackedBoard::new(&north), PackedBoard::new(&south));
+        let other: Position = "N 1,3,0/2,0,5 1-0".parse().unwrap();
+        assert_ne!(PackedBoard::seen_by_mover(&other), Some(key));
+        let mut big = Position::start(16, 3);
+        big.pits[0] += 1;
+        big.to_move = Side::North;
+        assert_eq!(PackedBoard::seen_by_mover(&big), None);
     }
 
     #[test]

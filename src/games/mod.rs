@@ -153,7 +153,9 @@ pub enum MoveError {
 ///    move), so nothing assumes that an extra move credits only the mover.
 /// 3. *The rules are symmetric:* the position with the rows (and captures)
 ///    swapped and the other side to move has the same moves, leading to the
-///    swapped children (so a database stores only South to move).
+///    swapped children (so a database stores only South to move, and the
+///    search keys a position and its mirror image alike,
+///    [`crate::packed::PackedBoard::seen_by_mover`]).
 /// 4. *A cycle never captures:* a move that captures or stores a seed
 ///    lowers the seeds on the board, so positions can repeat only among
 ///    boards of one seed count (what the search's and the databases'

@@ -250,7 +250,7 @@ impl<'a, R: Rules> Shallow<'a, R> {
         if floor >= beta {
             return (floor, true);
         }
-        let key = PackedBoard::new(pos);
+        let key = PackedBoard::seen_by_mover(pos);
         let mut hint = NO_MOVE;
         let mut known = None;
         if let Some((st, guess_depth)) = key.and_then(|k| self.table.probe_guess(k)) {
@@ -295,7 +295,7 @@ impl<'a, R: Rules> Shallow<'a, R> {
             if let Some(g) = self.shared.db_gain(child) {
                 (lo, hi) = (g, g);
             } else if let Some((st, gd)) =
-                PackedBoard::new(child).and_then(|k| self.table.probe_guess(k))
+                PackedBoard::seen_by_mover(child).and_then(|k| self.table.probe_guess(k))
             {
                 match gd {
                     None => {

@@ -214,7 +214,7 @@ pub(crate) fn mtdf<R: Rules>(
     }
     let (mut lo, mut hi) = R::gain_bounds(pos);
     let mut guess = 0;
-    if let Some(s) = crate::packed::PackedBoard::new(pos).and_then(|k| table.probe(k)) {
+    if let Some(s) = crate::packed::PackedBoard::seen_by_mover(pos).and_then(|k| table.probe(k)) {
         lo = lo.max(i32::from(s.lower));
         hi = hi.min(i32::from(s.upper));
         guess = i32::from(s.lower);
@@ -614,7 +614,7 @@ impl Solver {
         if R::generate(pos, &mut moves).is_some() {
             return None;
         }
-        let table_move = crate::packed::PackedBoard::new(pos)
+        let table_move = crate::packed::PackedBoard::seen_by_mover(pos)
             .and_then(|k| self.table.probe(k))
             .map(|s| s.best);
         let first = moves

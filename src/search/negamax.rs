@@ -431,7 +431,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let key = if board < self.table_min {
             None
         } else {
-            let key = PackedBoard::new(pos);
+            let key = PackedBoard::seen_by_mover(pos);
             if key.is_none() {
                 self.untabled += 1;
             }
@@ -508,7 +508,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                     entries[i] = Some(e);
                 }
                 _ if etc && child.board_seeds() >= self.table_min => {
-                    keys[i] = PackedBoard::new(child);
+                    keys[i] = PackedBoard::seen_by_mover(child);
                     if let Some(k) = keys[i] {
                         self.table.prefetch(k);
                     }

@@ -37,7 +37,13 @@
 //! **Exactness.** For a solver a key collision is a wrong answer, so a wide
 //! entry stores the *whole* 128-bit [`PackedBoard`], a narrow one all of
 //! the key its bucket does not imply (the proof is in `narrow.rs`), and a
-//! probe returns data only for an identical key.
+//! probe returns data only for an identical key. The searches key the
+//! table with [`PackedBoard::seen_by_mover`]: a position and its mirror
+//! image share an entry, which holds the same future gain for both (the
+//! argument is in `packed.rs`). Kalah, 1 thread, no databases, interior
+//! nodes with keys of the board and side to move and with the mover's
+//! keys: (4,6) 2.55 M -> 2.04 M, (6,3) 569 K -> 513 K, (5,4) 1.49 M ->
+//! 1.41 M, (6,4) 59.4 M -> 49.5 M, (5,5) 57.2 M -> 41.9 M.
 //!
 //! **Bit budget of an entry**: the wide layout has four 64-bit words, a
 //! sequence counter, two key words and the data word (32 bytes, four
