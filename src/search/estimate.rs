@@ -165,6 +165,8 @@ pub(crate) fn first_guess<R: Rules>(table: &Table, shared: &Shared, pos: &Positi
         depth += STEP;
     }
     shared.nodes.fetch_add(s.nodes, Ordering::Relaxed);
+    // Every node of the guess keys the table (it grew with them, above).
+    shared.tabled.fetch_add(s.nodes, Ordering::Relaxed);
     shared.interior.fetch_add(s.interior, Ordering::Relaxed);
     guess
 }
