@@ -188,7 +188,7 @@ pub struct Shared {
     /// `Searcher::table_min`): the table grows with these
     /// ([`Table::grow_for`]), not with all nodes. With databases most
     /// nodes lie just above them and never touch the table
-    /// ([`UNTABLED_ABOVE_DB`]); a table grown for them was twice the size
+    /// (`UNTABLED_ABOVE_DB`); a table grown for them was twice the size
     /// it needed, and the kernel's zeroing of its fresh pages took 10 %
     /// of the time (Kalah(6,4), 20-seed databases, 2 threads, 4 runs
     /// each: 2.72–3.33 s and 489 MB resident growing with every node,

@@ -90,7 +90,9 @@
 //! **Growth.** The table's size is a ceiling, not what a solve pays: only
 //! the first 4 MiB of buckets are in use at first, and the part in use
 //! doubles each time the solver has searched as many nodes as it holds
-//! entries, more slowly beyond 32 M entries ([`Table::grow_for`],
+//! entries (nodes that use the table: not those the databases or the
+//! rule of `negamax::UNTABLED_ABOVE_DB` keep away from it), more slowly
+//! beyond 32 M entries ([`Table::grow_for`],
 //! `SOFT_ENTRIES_LOG2`), up to the whole table. Memory is touched
 //! only where it is used, so a 40 K-node solve in a 2 GiB table costs a few
 //! MiB, not the 1 GB its huge pages cost when every bucket was live, and a
@@ -173,7 +175,8 @@ const FIRST_BYTES: usize = if cfg!(miri) {
 } else {
     4 << 20
 };
-/// The part in use doubles once the nodes searched reach its entries, and
+/// The part in use doubles once the nodes searched reach its entries (the
+/// nodes that use the table: `negamax::Shared::tabled`), and
 /// from `2^SOFT_ENTRIES_LOG2` entries on once they reach `4 entries^2 /
 /// 2^SOFT_ENTRIES_LOG2`: the table grows with the search up to 32 M entries
 /// (512 MiB narrow), then with its square root (64 M entries after 134 M
