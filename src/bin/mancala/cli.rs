@@ -200,6 +200,19 @@ fn seconds(text: &str) -> Result<f64, String> {
 
 /// Set by Ctrl-C (SIGINT) once the handler is installed: long searches stop
 /// and report what they proved.
+/// Sets its flag when dropped: the flag a watcher thread loops on (a
+/// progress bar, a stop timer) is set when the work beside it returns *or
+/// panics*. Set only by a plain store after the work, it stayed clear on a
+/// panic, and the thread scope then waited forever for the watcher (a
+/// panic of the first-turn search hung `solve --game dakon:1x3`).
+pub struct SetOnDrop<'a>(pub &'a std::sync::atomic::AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Installs the Ctrl-C handler (once per process).
@@ -338,9 +351,8 @@ impl SearchArgs {
                     std::thread::sleep(std::time::Duration::from_millis(20));
                 }
             });
-            let result = work();
-            done.store(true, Relaxed);
-            result
+            let _done = SetOnDrop(&done);
+            work()
         })
     }
 }
@@ -480,5 +492,31 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
             let echo = !stdin.is_terminal();
             play::run(&a, &mut stdin.lock(), echo, out)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SetOnDrop;
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+    /// A watcher looping on the flag ends when the work beside it panics:
+    /// the scope returns (with the panic) instead of waiting forever.
+    #[test]
+    fn a_watcher_ends_when_the_work_beside_it_panics() {
+        let done = AtomicBool::new(false);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            std::thread::scope(|scope| {
+                scope.spawn(|| {
+                    while !done.load(Relaxed) {
+                        std::thread::sleep(std::time::Duration::from_millis(1));
+                    }
+                });
+                let _done = SetOnDrop(&done);
+                panic!("the work fails");
+            })
+        }));
+        assert!(result.is_err(), "the panic comes through the scope");
+        assert!(done.load(Relaxed));
     }
 }

@@ -347,7 +347,8 @@ fn build_on(
                 bar.finish_and_clear();
             });
         }
-        let r = match ranks {
+        let _done = super::SetOnDrop(&done);
+        match ranks {
             None => pool.install(
                 || dispatch!(v.game(), R => db::build_all::<R>(v.n(), k, &options, &progress, &log, &stop)),
             ),
@@ -359,9 +360,7 @@ fn build_on(
                     .build_global();
                 dispatch!(v.game(), R => db::build_all_on::<R>(v.n(), k, &options, &progress, &log, &stop, ranks))
             }
-        };
-        done.store(true, Relaxed);
-        r
+        }
     })?;
     if !lead {
         return Ok(());

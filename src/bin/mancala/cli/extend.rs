@@ -267,13 +267,12 @@ pub(super) fn build(
             }
             bar.finish_and_clear();
         });
-        let r = pool.install(|| match below {
+        let _done = super::SetOnDrop(&done);
+        pool.install(|| match below {
             Some(mut ext) => dispatch!(variant.game(), R => ext.grow::<R>(plan, budget, &progress, &stop))
                 .map(|()| ext),
             None => dispatch!(variant.game(), R => Extended::build::<R>(variant.n(), base, plan, budget, &progress, &stop)),
-        });
-        done.store(true, Relaxed);
-        r
+        })
     })
 }
 

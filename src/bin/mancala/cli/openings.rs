@@ -200,6 +200,7 @@ fn run_rules<R: Rules>(
                 bar.finish_and_clear();
             });
         }
+        let _done = super::SetOnDrop(&done);
         let t = std::time::Instant::now();
         let result = if args.count {
             let counted = count(args, variant, pos, &explorer, pool, show, ranks);

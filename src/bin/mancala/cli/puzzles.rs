@@ -162,11 +162,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                 bar.finish_and_clear();
             });
         }
-        let found = pool.install(
+        let _done = super::SetOnDrop(&done);
+        pool.install(
             || dispatch!(v.game(), R => mancala::puzzles::mine::<R>(&db, k, options, &progress)),
-        );
-        done.store(true, Relaxed);
-        found
+        )
     })?;
     let mined = found.expect("nothing stops the mining");
     if !args.quiet {

@@ -116,15 +116,7 @@ pub fn run(
                 std::thread::sleep(Duration::from_millis(20));
             }
         });
-        // The watcher ends even if the search panics (the scope would
-        // otherwise wait for it forever).
-        struct Done<'a>(&'a AtomicBool);
-        impl Drop for Done<'_> {
-            fn drop(&mut self) {
-                self.0.store(true, Relaxed);
-            }
-        }
-        let _done = Done(&done);
+        let _done = super::SetOnDrop(&done);
         every_seed::<Dakon>(
             pos,
             levels.as_ref(),

@@ -79,9 +79,8 @@ where
                 bar.finish_and_clear();
             }
         });
-        let found = shortest::shortest::<G>(root, &options, &progress);
-        done.store(true, Relaxed);
-        found
+        let _done = super::SetOnDrop(&done);
+        shortest::shortest::<G>(root, &options, &progress)
     });
     if !quiet {
         eprintln!("{} positions expanded, {:.2} s", found.nodes, found.seconds);
