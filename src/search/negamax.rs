@@ -190,10 +190,10 @@ pub struct Shared {
     /// nodes lie just above them and never touch the table
     /// (`UNTABLED_ABOVE_DB`); a table grown for them was twice the size
     /// it needed, and the kernel's zeroing of its fresh pages took 10 %
-    /// of the time (Kalah(6,4), 20-seed databases, 2 threads, 4 runs
-    /// each: 2.72–3.33 s and 489 MB resident growing with every node,
-    /// 2.47–2.94 s and 358 MB with the table's entries doubled at twice
-    /// the nodes, the same nodes within 1 %).
+    /// of a 1-thread profile (Kalah(6,4), 20-seed databases, 2 threads,
+    /// 4 interleaved runs each: 2.79–3.28 s and 489 MB resident growing
+    /// with every node, 2.37–2.68 s and 292 MB with these, 2 % more
+    /// interior nodes).
     pub tabled: AtomicU64,
     /// Set to make every searcher return as soon as it can.
     pub stop: AtomicBool,

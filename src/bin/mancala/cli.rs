@@ -198,8 +198,6 @@ fn seconds(text: &str) -> Result<f64, String> {
     }
 }
 
-/// Set by Ctrl-C (SIGINT) once the handler is installed: long searches stop
-/// and report what they proved.
 /// Sets its flag when dropped: the flag a watcher thread loops on (a
 /// progress bar, a stop timer) is set when the work beside it returns *or
 /// panics*. Set only by a plain store after the work, it stayed clear on a
@@ -213,6 +211,8 @@ impl Drop for SetOnDrop<'_> {
     }
 }
 
+/// Set by Ctrl-C (SIGINT) once the handler is installed: long searches stop
+/// and report what they proved.
 static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Installs the Ctrl-C handler (once per process).
