@@ -688,6 +688,52 @@ mod tests {
         check::<Akon>("akon:4x3");
     }
 
+    /// A position and its mirror image (rows and captures swapped, the
+    /// other side to move) share the table's entries
+    /// (`PackedBoard::seen_by_mover`): once one is solved, the other's
+    /// future gain is read from the table without a node searched, and it
+    /// is the one a fresh solver finds by search. With keys of the board
+    /// and the absolute side to move, the second solve searched as much as
+    /// the first.
+    #[test]
+    fn a_mirror_image_is_answered_from_the_table() {
+        use crate::games::{Akon, Kalah};
+        fn check<R: Rules>(variant: &str) {
+            let mut pos = variant.parse::<crate::Variant>().unwrap().start();
+            // Into the game, North to move.
+            let mut moves = MoveList::new();
+            while pos.to_move() == crate::side::Side::South {
+                assert!(R::generate(&pos, &mut moves).is_none());
+                pos = moves[moves.len() / 2].1;
+            }
+            let s = pos.to_setup();
+            let mirror = Position::from_setup(&crate::Setup {
+                to_move: s.to_move.other(),
+                south: s.north,
+                north: s.south,
+                captured: crate::ByPlayer::new(s.captured.north, s.captured.south),
+            })
+            .unwrap();
+            let options = || Options {
+                threads: 1,
+                tt_bytes: 64 << 20,
+                ..Options::default()
+            };
+            let mut solver = Solver::new(options());
+            solver.adopt::<R>(&pos).unwrap();
+            let gain = solver.gain::<R>(&pos, 0);
+            let before = solver.nodes();
+            assert!(before > 1000, "{variant}: a real search, {before} nodes");
+            assert_eq!(solver.gain::<R>(&mirror, 0), gain, "{variant}");
+            assert_eq!(solver.nodes(), before, "{variant}: nodes for the mirror");
+            let mut fresh = Solver::new(options());
+            fresh.adopt::<R>(&mirror).unwrap();
+            assert_eq!(fresh.gain::<R>(&mirror, 0), gain, "{variant}");
+        }
+        check::<Kalah>("kalah:5x3");
+        check::<Akon>("akon:4x3");
+    }
+
     /// A test of the null window `(beta - 1, beta)` around `value` that
     /// gives away as little as fail-soft allows: `beta` or `beta - 1`.
     fn stingy(value: i32, calls: &mut u32) -> impl FnMut(i32) -> i32 + '_ {
