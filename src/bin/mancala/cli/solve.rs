@@ -34,25 +34,19 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (s, solver) = (searched.value, searched.solver);
     let seconds = t.elapsed().as_secs_f64();
     let best = s.best.map_or("-".to_string(), |m| m.to_string());
-    if args.json {
-        let doc = serde_json::json!({
-            "game": variant.to_string(),
-            "position": pos.to_string(),
-            "value": s.value,
-            "best": best,
-            "gain": s.gain,
-            "nodes": s.nodes,
-            "interior_nodes": s.interior,
-            "untabled_nodes": s.untabled,
-            "seconds": seconds,
-            "threads": solver.threads(),
-            "built_in_memory": super::extend::json(searched.built),
-            "first_turn": null,
-        });
-        out.write_all(super::json::line(&doc).as_bytes())?;
-    } else {
-        writeln!(out, "value {}\nbest {best}", s.value)?;
+    Report {
+        value: s.value,
+        best,
+        gain: s.gain,
+        nodes: s.nodes,
+        interior: s.interior,
+        untabled: s.untabled,
+        seconds,
+        threads: solver.threads(),
+        built: super::extend::json(searched.built),
+        first_turn: serde_json::Value::Null,
     }
+    .print(args.json, &variant, &pos, out)?;
     if s.untabled > 0 {
         eprintln!(
             "note: {} of {} nodes had boards too large for a {}-bit table key and were searched without the table",
@@ -89,30 +83,72 @@ fn print_settled(
             settled.after
         );
     }
-    if args.json {
-        let doc = serde_json::json!({
-            "game": variant.to_string(),
-            "position": pos.to_string(),
-            "value": value,
-            "best": best,
-            "gain": settled.gain,
-            "nodes": attempt.nodes,
-            "interior_nodes": attempt.nodes,
-            "untabled_nodes": 0,
-            "seconds": t.elapsed().as_secs_f64(),
-            // The turn's search runs a second local search beside the
-            // first when there are two cores (`openings::shortest`).
-            "threads": std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
-            "built_in_memory": super::extend::json(outcome.built),
-            "first_turn": {
-                "moves": moves.join(" "),
-                "after": settled.after.to_string(),
-                "seconds": attempt.seconds,
-            },
-        });
-        out.write_all(super::json::line(&doc).as_bytes())?;
-    } else {
-        writeln!(out, "value {value}\nbest {best}")?;
+    Report {
+        value,
+        best,
+        gain: settled.gain,
+        nodes: attempt.nodes,
+        interior: attempt.nodes,
+        untabled: 0,
+        seconds: t.elapsed().as_secs_f64(),
+        // The turn's search runs a second local search beside the first
+        // when there are two cores (`openings::shortest`).
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
+        built: super::extend::json(outcome.built),
+        first_turn: serde_json::json!({
+            "moves": moves.join(" "),
+            "after": settled.after.to_string(),
+            "seconds": attempt.seconds,
+        }),
     }
-    Ok(())
+    .print(args.json, variant, pos, out)
+}
+
+/// What `solve` prints, whether the value came from the search or from
+/// South's first turn: `value V` and `best MOVE`, or the JSON object of
+/// `--json` (`docs/json.md`).
+struct Report {
+    value: i32,
+    best: String,
+    gain: i32,
+    nodes: u64,
+    interior: u64,
+    untabled: u64,
+    seconds: f64,
+    threads: usize,
+    /// The levels built in memory (`extend::json`).
+    built: serde_json::Value,
+    /// The settling turn, or null.
+    first_turn: serde_json::Value,
+}
+
+impl Report {
+    fn print(
+        self,
+        json: bool,
+        variant: &Variant,
+        pos: &Position,
+        out: &mut dyn Write,
+    ) -> Result<(), CliError> {
+        if json {
+            let doc = serde_json::json!({
+                "game": variant.to_string(),
+                "position": pos.to_string(),
+                "value": self.value,
+                "best": self.best,
+                "gain": self.gain,
+                "nodes": self.nodes,
+                "interior_nodes": self.interior,
+                "untabled_nodes": self.untabled,
+                "seconds": self.seconds,
+                "threads": self.threads,
+                "built_in_memory": self.built,
+                "first_turn": self.first_turn,
+            });
+            out.write_all(super::json::line(&doc).as_bytes())?;
+        } else {
+            writeln!(out, "value {}\nbest {}", self.value, self.best)?;
+        }
+        Ok(())
+    }
 }
