@@ -228,6 +228,14 @@ impl Position {
         self.captured[side.index()]
     }
 
+    /// `side`'s lead in captured seeds: its own less its opponent's. A
+    /// game value is this lead plus the future gain (rules.md, *Game
+    /// value*).
+    #[inline]
+    pub fn lead(&self, side: Side) -> i32 {
+        i32::from(self.captured(side)) - i32::from(self.captured(side.other()))
+    }
+
     /// `side`'s row as the little-endian bytes of one word (pit 1 lowest).
     #[inline]
     fn row_word(&self, side: Side) -> u128 {
@@ -381,5 +389,7 @@ mod tests {
         assert_eq!(p.total_seeds(), 27);
         assert_eq!(p.pit(Side::North, 2), 5);
         assert_eq!(p.row_seeds(Side::South), 4);
+        assert_eq!(p.lead(Side::South), -2);
+        assert_eq!(p.lead(Side::North), 2);
     }
 }

@@ -454,8 +454,7 @@ impl Solver {
         let start_untabled = self.progress.shared.untabled.load(Ordering::Relaxed);
         self.progress.lower.store(i32::MIN, Ordering::Relaxed);
         self.progress.upper.store(i32::MAX, Ordering::Relaxed);
-        let captured =
-            i32::from(pos.captured(pos.to_move())) - i32::from(pos.captured(pos.to_move().other()));
+        let captured = pos.lead(pos.to_move());
         let gain = self.gain::<R>(pos, captured);
         let gain = self.outcome(gain)?;
         let best = self.best_move::<R>(pos, gain);
@@ -478,8 +477,7 @@ impl Solver {
         if R::generate(pos, &mut moves).is_some() {
             return Ok(Vec::new());
         }
-        let me = pos.to_move();
-        let captured = i32::from(pos.captured(me)) - i32::from(pos.captured(me.other()));
+        let captured = pos.lead(pos.to_move());
         // The position's own solve first: it leaves in the table the bounds
         // and best moves its children's solves then start from.
         self.gain::<R>(pos, captured);

@@ -198,7 +198,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                 ))
             })?;
             let me = pos.to_move();
-            let value = i32::from(pos.captured(me)) - i32::from(pos.captured(me.other())) + gain;
+            let value = pos.lead(me) + gain;
             if a.json {
                 let doc = serde_json::json!({
                     "game": v.to_string(),

@@ -70,8 +70,7 @@ fn print_settled(
 ) -> Result<(), CliError> {
     let attempt = outcome.attempt;
     let settled = attempt.settled.expect("a settled outcome holds its turn");
-    let value =
-        i32::from(pos.captured(Side::South)) - i32::from(pos.captured(Side::North)) + settled.gain;
+    let value = pos.lead(Side::South) + settled.gain;
     let best = settled.moves[0].to_string();
     let moves: Vec<String> = settled.moves.iter().map(|m| m.to_string()).collect();
     if !args.search.quiet {
