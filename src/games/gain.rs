@@ -25,9 +25,7 @@ pub fn final_gain(pos: &Position, score: Score) -> i32 {
 #[inline]
 pub fn move_gain(pos: &Position, child: &Position) -> i32 {
     let me = pos.to_move();
-    let opp = me.other();
-    (i32::from(child.captured(me)) - i32::from(pos.captured(me)))
-        - (i32::from(child.captured(opp)) - i32::from(pos.captured(opp)))
+    child.lead(me) - pos.lead(me)
 }
 
 /// The value of `pos`'s mover of a move to `child` whose future gain (for
