@@ -197,8 +197,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                     db.max_seeds()
                 ))
             })?;
-            let me = pos.to_move();
-            let value = pos.lead(me) + gain;
+            let value = pos.lead(pos.to_move()) + gain;
             if a.json {
                 let doc = serde_json::json!({
                     "game": v.to_string(),
