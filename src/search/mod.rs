@@ -35,9 +35,12 @@ pub const DEFAULT_TT_BYTES: usize = 2 << 30;
 /// Default stack of every search thread: cyclic games can have long paths
 /// (the search goes as deep as the positions it holds open; the memory is
 /// reserved, and only the pages used are touched). A ply takes about 270
-/// bytes of it, and about 1.5 KB of memory besides for its node's moves
-/// (`negamax::Frame`): 1 GiB holds some 4 million plies, whose frames
-/// take 6 GB more. `anywoli:7x4`'s start goes deeper than 600,000.
+/// bytes of it, and about 1.1 KB of memory besides: 800 bytes for its
+/// node's moves (`negamax::Frame`), the rest for its open position
+/// (`cycles`). 1 GiB holds some 4 million plies, which take 4.5 GB more
+/// (the Anywoli position of `data/cycles.md` that fails at this depth:
+/// 6.0 GB resident at its peak, 8.4 GB when a frame was 1.5 KB).
+/// `anywoli:7x4`'s start goes deeper than 600,000.
 pub const DEFAULT_STACK_BYTES: usize = 1 << 30;
 
 /// Positions a test may hold open at once in the games whose positions can

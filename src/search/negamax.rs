@@ -237,9 +237,9 @@ impl Default for Shared {
     }
 }
 
-/// What a node of [`Searcher::search`] keeps about its moves: the
-/// children, their table keys or database bytes, their captures and upper
-/// bounds, and the order to search them in.
+/// What a node of [`Searcher::search`] keeps about its moves while it
+/// searches them: the children, their captures, and the order to search
+/// them in.
 ///
 /// **Why off the call stack.** The search recurses once per ply, and in
 /// the games whose positions can repeat a path without a capture can be
@@ -247,25 +247,44 @@ impl Default for Shared {
 /// function's frame, these arrays made it 1.7 KB a ply, and the start of
 /// `anywoli:7x4` (15.6 s, value 8 with an 8 GiB stack) ran out of the
 /// default 1 GiB stack. Each searcher keeps a pool of them, one per level
-/// of its deepest path, allocated once and reused.
-struct Frame<'a> {
+/// of its deepest path, allocated once and reused. What a node needs only
+/// before it searches its first move (its children's table keys, database
+/// bytes and upper bounds) is in [`Scratch`], one per searcher, not here:
+/// a frame is 800 bytes instead of 1,500, which is most of the memory a
+/// long path holds.
+struct Frame {
     moves: MoveList,
-    keys: [Option<PackedBoard>; MAX_MOVES],
-    entries: [Option<&'a u8>; MAX_MOVES],
     gain: [i32; MAX_MOVES],
-    upper: [i32; MAX_MOVES],
     order: [(i32, u8); MAX_MOVES],
 }
 
-impl Frame<'_> {
+impl Frame {
     fn new() -> Box<Self> {
         Box::new(Frame {
             moves: MoveList::new(),
+            gain: [0; MAX_MOVES],
+            order: [(0, 0); MAX_MOVES],
+        })
+    }
+}
+
+/// What a node needs of its children before it searches any of them:
+/// their table keys and database bytes (looked up together, so that the
+/// loads overlap) and the upper bounds those give, which order the moves.
+/// One per searcher: a node fills it and is done with it before its first
+/// recursive call, so the nodes of a path can share it.
+struct Scratch<'a> {
+    keys: [Option<PackedBoard>; MAX_MOVES],
+    entries: [Option<&'a u8>; MAX_MOVES],
+    upper: [i32; MAX_MOVES],
+}
+
+impl Scratch<'_> {
+    fn new() -> Box<Self> {
+        Box::new(Scratch {
             keys: [None; MAX_MOVES],
             entries: [None; MAX_MOVES],
-            gain: [0; MAX_MOVES],
             upper: [0; MAX_MOVES],
-            order: [(0, 0); MAX_MOVES],
         })
     }
 }
@@ -288,7 +307,10 @@ pub(crate) struct Searcher<'a, R: Rules> {
     /// takes one out and holds only the pointer while it recurses (a
     /// frame moved out of the vector would sit on the stack again).
     #[allow(clippy::vec_box)]
-    frames: Vec<Box<Frame<'a>>>,
+    frames: Vec<Box<Frame>>,
+    /// The children's keys, bytes and bounds of the node being entered
+    /// ([`Scratch`]).
+    scratch: Box<Scratch<'a>>,
     /// Plies from the root of the test.
     depth: usize,
     /// Changes of the side to move from the root of the test (0: still
@@ -338,6 +360,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             table_min,
             flags: Vec::new(),
             frames: Vec::new(),
+            scratch: Scratch::new(),
             depth: 0,
             turns: 0,
             cycles: Cycles::new(shared.region_limit),
@@ -407,7 +430,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
 
     /// [`Self::search`], with `f` for the node's moves.
     #[inline(always)]
-    fn search_in(&mut self, pos: &Position, alpha: i32, beta: i32, f: &mut Frame<'a>) -> i32 {
+    fn search_in(&mut self, pos: &Position, alpha: i32, beta: i32, f: &mut Frame) -> i32 {
         debug_assert_eq!(alpha + 1, beta);
         self.child_low = NO_LOW;
         self.nodes += 1;
@@ -516,7 +539,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
         // 10.16 M interior nodes (16.3 M -> 11.7 M nodes in all), (5,5)
         // 19.90 M -> 19.38 M.
         let etc = board >= self.etc_min;
-        let (keys, entries) = (&mut f.keys, &mut f.entries);
+        let sc = &mut *self.scratch;
+        let (keys, entries, upper) = (&mut sc.keys, &mut sc.entries, &mut sc.upper);
         for (i, (_, child)) in moves.iter().enumerate() {
             (keys[i], entries[i]) = (None, None);
             match self.db {
@@ -536,13 +560,13 @@ impl<'a, R: Rules> Searcher<'a, R> {
         }
         // Each move's net capture, computed once for the bounds, the
         // ordering and the search below.
-        let (gain, upper) = (&mut f.gain, &mut f.upper);
+        let gain = &mut f.gain;
         for (i, (m, child)) in moves.iter().enumerate() {
             let (mut lo, mut hi) = R::gain_bounds(child);
             if let Some(&e) = entries[i] {
                 let g = i32::from(e as i8);
                 (lo, hi) = (g, g);
-            } else if let Some(st) = keys[i].and_then(|k| self.probe(k)) {
+            } else if let Some(st) = keys[i].and_then(|k| self.table.probe(k)) {
                 lo = lo.max(i32::from(st.lower));
                 hi = hi.min(i32::from(st.upper));
             }
@@ -821,5 +845,21 @@ pub(crate) fn merge(old: Option<Stored>, new: Stored) -> Stored {
             work: new.work.max(o.work),
         },
         _ => new,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memory a long path holds is mostly its frames ([`Frame`]): the
+    /// figures in `super::DEFAULT_STACK_BYTES` and `--stack-mb`'s help
+    /// count on a frame of about 800 bytes, with what a node needs only
+    /// before its first move in the searcher's one [`Scratch`].
+    #[test]
+    fn a_frame_holds_only_what_lives_across_the_recursion() {
+        let frame = std::mem::size_of::<Frame>();
+        assert!(frame <= 832, "a frame takes {frame} bytes");
+        assert!(std::mem::size_of::<Scratch>() > 500);
     }
 }

@@ -156,10 +156,11 @@ pub struct SearchArgs {
     #[arg(long, alias = "level-limit", value_name = "POSITIONS", default_value_t = mancala::search::REGION_LIMIT, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4_000_000_000))]
     pub region_limit: usize,
     /// Stack of each search thread in MiB: the search goes one frame deeper
-    /// a ply (about 270 bytes of stack, and 1.5 KB of memory besides for
-    /// the node's moves), and in the games whose positions can repeat a
-    /// path without a capture can be very long (4 million plies fill 1024
-    /// MiB, and 6 GB besides); only the pages used are touched. A solve
+    /// a ply (about 270 bytes of stack, and 1.1 KB of memory besides for
+    /// the node's moves and its open position), and in the games whose
+    /// positions can repeat a path without a capture can be very long (4
+    /// million plies fill 1024 MiB, and 4.5 GB besides); only the pages
+    /// used are touched. A solve
     /// that needs more fails with an error saying so.
     #[arg(long, value_name = "MB", default_value_t = (mancala::search::DEFAULT_STACK_BYTES >> 20) as u64, value_parser = clap::value_parser!(u64).range(1..=65_536))]
     pub stack_mb: u64,
