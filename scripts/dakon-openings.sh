@@ -88,8 +88,8 @@ fi
 # Dakon's shortest winning openings, dakon:3x3 to dakon:32x32
 
 Made by \`scripts/dakon-openings.sh --stop-after $secs$([[ $both == true ]] && echo " --both" || true)$([[ $strong_only == true ]] && echo " --strong-only $from $to" || true)\` (mancala
-$("$bin" --version | cut -d' ' -f2), one thread each, on the 2-core
-development machine; see *Timing* below): \`mancala openings --game dakon:NxN --shortest [--strong]
+$("$bin" --version | cut -d' ' -f2), on the 2-core development
+machine; threads and load in *Timing* below): \`mancala openings --game dakon:NxN --shortest [--strong]
 --stop-after $secs\` for each board and criterion. A winning opening is
 South's first turn after which South has captured more than half of the
 seeds (majority) or at least \`2ns - s\` (strong; Donkers, de Voogt and

@@ -101,22 +101,32 @@
 //!    at a time: openings of 21 to 27 and 30 pits in 12.1 to 33.3 s, 420
 //!    to 907 moves; 28, 29, 31 and 32 short by 1, 4, 1 and 11 seeds.)
 //!
-//!    *Two local searches at a time* (`Search::restarts_pair`). With two
-//!    cores or more, the local search runs twice from the same near miss,
-//!    on two threads, with different salts (`PAIR_SEED`), each walking its
-//!    own plateau; the first winning turn sets a flag that stops the other
-//!    (seen where the deadline is), then the two are merged (the shorter
-//!    win, the better near miss) and the search goes on as with one.
-//!    (Measured, 60 s, strong, one search at a time, niced, on the 2-core
-//!    machine otherwise idle: `dakon:28x28` and `dakon:31x31` still came
-//!    within 1 seed (1,539 of 1,540, 1,890 of 1,891), as with one thread;
-//!    the second core did not pay there. While the machine was also
-//!    compiling: 28, 29, 31, 32 within 28, 3, 118 and 223 seeds. In
-//!    `data/dakon-openings.md`, one search at a time on the idle machine:
-//!    openings of 21 to 27 and 30 first found in 11.8 to 29.6 s, against
-//!    12.1 to 33.3 s with one thread on the loaded machine (`dakon:27x27`
-//!    11.8 s against 24.9); 28, 29, 31 and 32 short by 1, 3, 1 and 3
-//!    seeds, against 1, 4, 1 and 11.)
+//!    *Nested searches beside the local search* (`Search::restarts_pair`,
+//!    `Search::nest_loop`). With two cores or more, the second thread
+//!    does not run the local search again: it takes the best near miss
+//!    (the local search publishes each one as it finds it), cuts it
+//!    `k` moves before its end (`NESTED_CUTS`: 128, 256, 192, 96, 320,
+//!    64, round and round) and searches the board there afresh with the
+//!    whole of phase 1 (its own depth-first walk, beams with exhaustive
+//!    endings, sweeps and local search, on that thread only) for a tenth
+//!    of the time. A winning turn found there, after the moves to the
+//!    cut, wins from the root; a better near miss becomes the next one
+//!    cut. From a board a few hundred moves before the end, with a
+//!    hundred to three hundred seeds left, the beams and sweeps see
+//!    turns the local search's narrow cuts do not: from `dakon:29x29`'s
+//!    near miss of 1,652 (one seed short), every turn of the last 40
+//!    moves was proved short (469,382 boards, 1.1 s), but the whole
+//!    search from 128 moves before the end found a win in 5.2 s and from
+//!    80 before in 14.1 s (none within 30 s from 70 or 100 before). Until
+//!    stop 42 the second thread ran a second local search with other
+//!    salts (measured then: it did not pay on `dakon:28x28` and
+//!    `dakon:31x31`); with the nested searches instead, 60 s, strong,
+//!    one board at a time on the idle machine, `dakon:24x24`,
+//!    `29x29`, `30x30` and `31x31` were found in 16.1, 27.3, 55.6 and
+//!    48.2 s, `dakon:32x32` came within 4 seeds (2,012 of 2,016), where
+//!    the second local search found 30 and 31 only. (Cutting the local
+//!    search off at a third of the time and nesting after it, instead of
+//!    beside it: 24, 29 and 31 found, 30 lost.)
 //!
 //!    *North's seeds weigh double in the sweeps* (`SWEEP_AWAY` 2, the
 //!    beams keep `BEAM_AWAY` 1). Measured, 60 s, strong, one search at a
@@ -381,9 +391,23 @@ const RESTART_DOUBLINGS: u32 = 16;
 /// boards among those of (nearly) equal rank.
 const RESTART_NOISE: u64 = 3;
 
-/// The first salt of the second local search of a pair (the first starts
-/// from 0; both add the same odd step per sweep, so their salts differ).
-const PAIR_SEED: u64 = 0x2545_f491_4f6c_dd1d;
+/// The nested searches beside the local search ([`Search::nest_loop`])
+/// cut the near miss this many moves before its end, in this order,
+/// round and round. (Measured, 60 s, strong, one board at a time on the
+/// idle 2-core machine: with cuts 128, 256, 64, 192, 96 and 8 s slices
+/// `dakon:24x24`, `29x29` and `31x31` found, `30x30` not; with these and
+/// 6 s slices, `24x24` to `31x31` all found, `32x32` within 4 seeds.)
+const NESTED_CUTS: [usize; 6] = [128, 256, 192, 96, 320, 64];
+
+/// A nested search gets this share of the whole search's time.
+const NESTED_SLICES: u32 = 10;
+
+/// A nested search's time when the whole search has no deadline.
+const NESTED_SLICE_UNTIMED: Duration = Duration::from_secs(6);
+
+/// The best near miss the local search has published: its moves from
+/// the root and its score ([`Search::restarts_pair`]).
+type NearSlot = std::sync::Mutex<Option<(Vec<Move>, u32)>>;
 
 /// Nodes between two looks at the clock and the stop flag. A node of the
 /// exhaustive endings on the wide boards can take a millisecond (a move
@@ -595,6 +619,14 @@ struct Search<'a, G: TurnGame> {
     /// A final score South is sure of at a turn's end, where the caller
     /// knows one ([`shortest_judged`]).
     judge: Option<Judge<'a, G::Board>>,
+    /// The stop flag of the search this one is nested in
+    /// ([`Self::nest_loop`]): set, this one stops too.
+    outer: Option<&'a AtomicBool>,
+    /// Where the local search publishes its near misses for the nested
+    /// searches running beside it.
+    share: Option<Arc<NearSlot>>,
+    /// One thread only (a nested search run beside the local search).
+    solo: bool,
 }
 
 impl<'a, G: TurnGame> Search<'a, G> {
@@ -616,6 +648,9 @@ impl<'a, G: TurnGame> Search<'a, G> {
             plateau: false,
             halt: None,
             judge: None,
+            outer: None,
+            share: None,
+            solo: false,
         }
     }
 }
@@ -633,6 +668,7 @@ impl<G: TurnGame> Search<'_, G> {
                     .halt
                     .as_ref()
                     .is_some_and(|h| h.load(Ordering::Relaxed))
+                || self.outer.is_some_and(|o| o.load(Ordering::Relaxed))
             {
                 self.stopped = true;
             }
@@ -697,6 +733,12 @@ impl<G: TurnGame> Search<'_, G> {
             let mut p = self.prefix.clone();
             p.extend_from_slice(path);
             p.push(last);
+            if let Some(slot) = &self.share {
+                let mut g = slot.lock().expect("near-miss slot");
+                if g.as_ref().is_none_or(|n| score > n.1) {
+                    *g = Some((p.clone(), score));
+                }
+            }
             self.near = Some((p, score));
         }
     }
@@ -1013,21 +1055,18 @@ impl<G: TurnGame> Search<'_, G> {
     /// spread over them), with the moves that led there as the prefix;
     /// when a sweep sees a better near miss, the cuts start again from it.
     /// True when it found a winning turn.
-    /// `seed` starts the sequence of salts (the two searches of a pair,
-    /// [`Self::restarts_pair`], draw different noise).
     fn restarts(
         &mut self,
         root: &G::Board,
         budget: usize,
         until: Option<Duration>,
         lost: &mut Lost<G::Key>,
-        seed: u64,
     ) -> bool {
         let mut back = 2;
         let mut moves = Vec::new();
         let mut budget = budget;
         let mut stalls = 0;
-        let mut salts: u64 = seed;
+        let mut salts: u64 = 0;
         while let Some((near, score)) = self.near.clone() {
             if back > near.len() && stalls < RESTART_DOUBLINGS {
                 stalls += 1;
@@ -1070,12 +1109,14 @@ impl<G: TurnGame> Search<'_, G> {
         false
     }
 
-    /// Two local searches ([`Self::restarts`]) from the same near miss, on
-    /// two threads, with different salts (each walks its own plateau);
-    /// the first to find a winning turn stops the other. The state of
-    /// both is merged: the shorter winning turn, the better near miss,
-    /// the best score. With one core, or `pair` false, just one search.
-    /// True when one found a winning turn.
+    /// The local search ([`Self::restarts`]) and, on a second thread,
+    /// nested searches from its near misses ([`Self::nest_loop`]), which
+    /// it publishes as it finds them; the first to find a winning turn
+    /// stops the other, and the nested searches stop when the local
+    /// search does. The state of both is merged: the shorter winning
+    /// turn, the better near miss, the best score. With one core, or
+    /// `pair` false, the local search alone. True when one found a
+    /// winning turn.
     fn restarts_pair(
         &mut self,
         root: &G::Board,
@@ -1085,7 +1126,7 @@ impl<G: TurnGame> Search<'_, G> {
         pair: bool,
     ) -> bool {
         if !pair {
-            return self.restarts(root, budget, until, lost, 0);
+            return self.restarts(root, budget, until, lost);
         }
         let halt = Arc::new(AtomicBool::new(false));
         // A fresh search that knows what this one found, on this one's
@@ -1102,25 +1143,29 @@ impl<G: TurnGame> Search<'_, G> {
             ..Search::new(self.options, self.progress)
         };
         let own_halt = self.halt.replace(halt.clone());
+        let slot: Arc<NearSlot> = Arc::new(std::sync::Mutex::new(self.near.clone()));
+        self.share = Some(slot.clone());
+        let slice = self
+            .options
+            .time
+            .map_or(NESTED_SLICE_UNTIMED, |t| t / NESTED_SLICES);
         let (won, other_won) = std::thread::scope(|scope| {
             let h = halt.clone();
             let o = &mut other;
             let t = scope.spawn(move || {
-                // Endings are off in the local search: its lost boards
-                // stay empty.
-                let won = o.restarts(root, budget, until, &mut Lost::new(), PAIR_SEED);
+                let won = o.nest_loop(root, until, slice, &slot);
                 if won {
                     h.store(true, Ordering::Relaxed);
                 }
                 won
             });
-            let won = self.restarts(root, budget, until, lost, 0);
-            if won {
-                halt.store(true, Ordering::Relaxed);
-            }
-            (won, t.join().expect("local search thread"))
+            let won = self.restarts(root, budget, until, lost);
+            // Won or spent: the nested searches stop too.
+            halt.store(true, Ordering::Relaxed);
+            (won, t.join().expect("nested search thread"))
         });
         self.halt = own_halt;
+        self.share = None;
         if other_won && (!won || other.best_len() < self.best_len()) {
             self.best = other.best.take();
         }
@@ -1140,6 +1185,175 @@ impl<G: TurnGame> Search<'_, G> {
         self.stopped = self.progress.stop.load(Ordering::Relaxed)
             || self.options.time.is_some_and(|t| self.start.elapsed() >= t);
         won || other_won
+    }
+
+    /// Phase 1 (module doc): the depth-first walk, then beams, sweeps and
+    /// the local search until a first winning turn or the deadline. True
+    /// when the depth-first walk saw every chain (its best is proved).
+    fn phase_one(&mut self, root: &G::Board) -> bool {
+        // Phase 1: depth-first, then beams of growing width, until a first
+        // winning turn (or an eighth, then a third, of the time).
+        let proved = self.depth_first(
+            root,
+            self.options.time.map(|t| t / 8),
+            true,
+            DFS_FIRST_NODES,
+        );
+        if !proved && !self.stopped && self.best.is_none() {
+            let until = self.options.time.map(|t| t / 8);
+            let mut width = 16;
+            let mut lost = Lost::new();
+            while width <= MAX_BEAM
+                && !self.stopped
+                && until.is_none_or(|t| self.start.elapsed() < t)
+            {
+                if self.beam(root, width, until, &mut lost) {
+                    break;
+                }
+                width *= 2;
+            }
+            // Then sweeps over the captured seeds, until the deadline.
+            let pair =
+                !self.solo && std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
+            let mut width = 16;
+            let widest = Search::<G>::max_sweep(root);
+            while self.best.is_none()
+                && width <= widest
+                && !self.stopped
+                && self.options.time.is_none_or(|t| self.start.elapsed() < t)
+            {
+                if self.sweep(root, width, self.options.time, &mut lost) {
+                    break;
+                }
+                // Then the local search from the best near miss, until the
+                // deadline (or its budget, doubled 16 times, is spent).
+                let levels = G::on_board(root) as usize + 1;
+                if self.restarts_pair(
+                    root,
+                    RESTART_BUDGET * width * levels,
+                    self.options.time,
+                    &mut lost,
+                    pair,
+                ) {
+                    break;
+                }
+                width *= 2;
+            }
+            self.stopped = self.progress.stop.load(Ordering::Relaxed)
+                || self.options.time.is_some_and(|t| self.start.elapsed() >= t);
+        }
+        proved
+    }
+
+    /// The whole of phase 1 on `root`, for a nested search: the winning
+    /// turn it found, if any.
+    fn run(&mut self, root: &G::Board) -> Option<Opening<G::Board>> {
+        self.phase_one(root);
+        self.best.take()
+    }
+
+    /// Nested searches beside the local search (module doc): from the
+    /// best near miss, the one `slot` holds (the local search publishes
+    /// there) or a better one found here, the board `k` moves before its
+    /// end, for each `k` of [`NESTED_CUTS`] in turn, is searched afresh by
+    /// the whole of phase 1 ([`Self::run`]: its own depth-first walk,
+    /// beams with endings, sweeps and local search, on this thread only)
+    /// for `slice` at most. A winning turn it finds, after the moves that
+    /// led to its root, is a winning turn of this search (every move
+    /// played from the root); a better near miss it sees becomes this
+    /// one's. Until a win, `until`, or the halt flag. True when it found
+    /// a winning turn.
+    fn nest_loop(
+        &mut self,
+        root: &G::Board,
+        until: Option<Duration>,
+        slice: Duration,
+        slot: &NearSlot,
+    ) -> bool {
+        let mut moves = Vec::new();
+        // The cuts taken from the current near miss, and the time each
+        // gets: a nested search from the same board finds much the same
+        // again, so after every cut the next round's searches are longer.
+        let mut round = 0;
+        let base = slice;
+        let mut slice = slice;
+        while !self.stopped && !self.late(until) {
+            if self
+                .halt
+                .as_ref()
+                .is_some_and(|h| h.load(Ordering::Relaxed))
+            {
+                return false;
+            }
+            let published = slot.lock().expect("near-miss slot").clone();
+            if let Some((p, score)) = published {
+                if self.near.as_ref().is_none_or(|n| score > n.1) {
+                    self.near = Some((p, score));
+                    (round, slice) = (0, base);
+                }
+            }
+            let Some((near, score)) = self.near.clone() else {
+                return false;
+            };
+            if round == NESTED_CUTS.len() {
+                (round, slice) = (0, slice * 2);
+            }
+            // A cut as deep as the near miss is long cuts it halfway.
+            let k = NESTED_CUTS[round].min(near.len() / 2);
+            round += 1;
+            if k == 0 {
+                return false;
+            }
+            if NESTED_CUTS[..round - 1]
+                .iter()
+                .any(|&c| c.min(near.len() / 2) == k)
+            {
+                continue;
+            }
+            let cut = near.len() - k;
+            let mut b = root.clone();
+            for &m in &near[..cut] {
+                G::moves(&b, &mut moves);
+                b = match moves.drain(..).find(|(x, _)| *x == m) {
+                    Some((_, c)) => c,
+                    None => return false,
+                };
+            }
+            let left = until.map_or(slice, |t| t.saturating_sub(self.start.elapsed()));
+            let options = Options {
+                time: Some(slice.min(left)),
+                first_only: true,
+                ..self.options.clone()
+            };
+            let progress = Progress::default();
+            let mut sub = Search::<G>::new(&options, &progress);
+            sub.judge = self.judge;
+            sub.solo = true;
+            sub.halt = self.halt.clone();
+            sub.outer = Some(&self.progress.stop);
+            let found = sub.run(&b);
+            self.progress
+                .nodes
+                .fetch_add(progress.nodes.load(Ordering::Relaxed), Ordering::Relaxed);
+            self.closest = self.closest.max(sub.closest);
+            if let Some(o) = found {
+                let mut p = near[..cut].to_vec();
+                p.extend(o.moves);
+                if p.len() < self.best_len() {
+                    self.record(p, o.after, o.score);
+                }
+                return true;
+            }
+            if let Some((p, sub_score)) = sub.near.take() {
+                if sub_score > score {
+                    let mut full = near[..cut].to_vec();
+                    full.extend(p);
+                    self.near = Some((full, sub_score));
+                    (round, slice) = (0, base);
+                }
+            }
+        }
+        false
     }
 
     /// The moves that lead to board `i` of the last of `layers`.
@@ -1319,48 +1533,7 @@ pub fn shortest_judged<G: TurnGame>(
 ) -> Found<G::Board> {
     let mut s = Search::<G>::new(options, progress);
     s.judge = judge;
-    // Phase 1: depth-first, then beams of growing width, until a first
-    // winning turn (or an eighth, then a third, of the time).
-    let mut proved = s.depth_first(root, options.time.map(|t| t / 8), true, DFS_FIRST_NODES);
-    if !proved && !s.stopped && s.best.is_none() {
-        let until = options.time.map(|t| t / 8);
-        let mut width = 16;
-        let mut lost = Lost::new();
-        while width <= MAX_BEAM && !s.stopped && until.is_none_or(|t| s.start.elapsed() < t) {
-            if s.beam(root, width, until, &mut lost) {
-                break;
-            }
-            width *= 2;
-        }
-        // Then sweeps over the captured seeds, until the deadline.
-        let pair = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
-        let mut width = 16;
-        let widest = Search::<G>::max_sweep(root);
-        while s.best.is_none()
-            && width <= widest
-            && !s.stopped
-            && options.time.is_none_or(|t| s.start.elapsed() < t)
-        {
-            if s.sweep(root, width, options.time, &mut lost) {
-                break;
-            }
-            // Then the local search from the best near miss, until the
-            // deadline (or its budget, doubled 16 times, is spent).
-            let levels = G::on_board(root) as usize + 1;
-            if s.restarts_pair(
-                root,
-                RESTART_BUDGET * width * levels,
-                options.time,
-                &mut lost,
-                pair,
-            ) {
-                break;
-            }
-            width *= 2;
-        }
-        s.stopped = s.progress.stop.load(Ordering::Relaxed)
-            || options.time.is_some_and(|t| s.start.elapsed() >= t);
-    }
+    let mut proved = s.phase_one(root);
     if !proved && !s.stopped {
         proved = s.breadth_first(root);
         if !proved && !s.stopped {
@@ -1548,10 +1721,7 @@ mod tests {
             }
             assert_eq!(Engine::<Dakon>::turn_over(&p), Some(score));
             let levels = Engine::<Dakon>::on_board(&start) as usize + 1;
-            assert!(
-                s.restarts(&start, levels, None, &mut lost, 0),
-                "dakon:{n}x{n}"
-            );
+            assert!(s.restarts(&start, levels, None, &mut lost), "dakon:{n}x{n}");
             assert!(s.prefix.is_empty() && s.salt == 0);
             assert_replays_and_wins(&start, s.best.unwrap(), need);
         }
@@ -1574,11 +1744,11 @@ mod tests {
     #[test]
     fn a_pair_of_restarts_finds_a_win_and_halts() {
         // dakon:6x6 and dakon:7x7, strong, from a sweep of width 1's near
-        // miss: the pair of local searches finds a winning turn that
-        // replays from the start, leaves no halt flag behind, and the
-        // second search of a pair starts from other salts (else the pair
-        // would search the same boards twice). A search whose halt flag
-        // is set stops at once.
+        // miss: the local search with nested searches beside it finds a
+        // winning turn that replays from the start and leaves no halt flag
+        // or published slot behind; the nested searches alone, from the
+        // same near miss, find one too; a search whose halt flag is set
+        // stops at once.
         for (n, need) in [(6, 66), (7, 91)] {
             let options = Options {
                 need,
@@ -1592,22 +1762,56 @@ mod tests {
             let mut lost = Lost::new();
             assert!(!s.sweep(&start, 1, None, &mut lost));
             let near = s.near.clone();
+            assert!(near.as_ref().is_some_and(|n| n.1 < need));
             let levels = Engine::<Dakon>::on_board(&start) as usize + 1;
             let fresh = Progress::default();
             let mut halted = Search::<Engine<Dakon>>::new(&options, &fresh);
             halted.near = near.clone();
             halted.halt = Some(Arc::new(AtomicBool::new(true)));
-            assert!(!halted.restarts(&start, levels, None, &mut Lost::new(), PAIR_SEED));
+            assert!(!halted.restarts(&start, levels, None, &mut Lost::new()));
             assert!(halted.best.is_none() && halted.stopped);
+            let fresh = Progress::default();
+            let mut nested = Search::<Engine<Dakon>>::new(&options, &fresh);
+            nested.near = near.clone();
+            let slot = std::sync::Mutex::new(None);
+            let limit = Some(Duration::from_secs(60));
+            assert!(nested.nest_loop(&start, limit, Duration::from_secs(20), &slot));
+            assert_replays_and_wins(&start, nested.best.unwrap(), need);
             assert!(s.restarts_pair(&start, levels, None, &mut lost, true));
-            assert!(s.halt.is_none() && !s.stopped && s.prefix.is_empty());
+            assert!(s.halt.is_none() && s.share.is_none() && !s.stopped && s.prefix.is_empty());
             assert!(s.first.is_some() && s.closest >= need);
             assert_replays_and_wins(&start, s.best.unwrap(), need);
         }
-        assert_ne!(
-            PAIR_SEED.wrapping_add(0x9e37_79b9_7f4a_7c15) | 1,
-            0x9e37_79b9_7f4a_7c15 | 1
-        );
+    }
+
+    #[test]
+    fn nested_searches_take_the_published_near_miss() {
+        // A near miss published in the slot, better than the nested
+        // search's own, is the one it cuts: from dakon:7x7's start with
+        // no near miss of its own, the published one (a sweep's) leads it
+        // to a winning turn that replays.
+        let (n, need) = (7, 91);
+        let options = Options {
+            need,
+            time: None,
+            max_boards: 1 << 20,
+            first_only: false,
+        };
+        let start = Position::start(n, n);
+        let progress = Progress::default();
+        let mut s = Search::<Engine<Dakon>>::new(&options, &progress);
+        assert!(!s.sweep(&start, 1, None, &mut Lost::new()));
+        let slot = std::sync::Mutex::new(s.near.clone());
+        let fresh = Progress::default();
+        let mut nested = Search::<Engine<Dakon>>::new(&options, &fresh);
+        assert!(nested.near.is_none());
+        let limit = Some(Duration::from_secs(60));
+        assert!(nested.nest_loop(&start, limit, Duration::from_secs(20), &slot));
+        assert_replays_and_wins(&start, nested.best.unwrap(), need);
+        // Without any near miss there is nothing to cut.
+        let empty = std::sync::Mutex::new(None);
+        let mut idle = Search::<Engine<Dakon>>::new(&options, &fresh);
+        assert!(!idle.nest_loop(&start, limit, Duration::from_secs(1), &empty));
     }
 
     #[test]

@@ -90,7 +90,7 @@ fn print_settled(
         interior: attempt.nodes,
         untabled: 0,
         seconds: t.elapsed().as_secs_f64(),
-        // The turn's search runs a second local search beside the first
+        // The turn's search runs nested searches beside its local search
         // when there are two cores (`openings::shortest`).
         threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
         built: super::extend::json(outcome.built),
