@@ -106,10 +106,12 @@
 //!    does not run the local search again: it takes the best near miss
 //!    (the local search publishes each one as it finds it), cuts it
 //!    `k` moves before its end (`NESTED_CUTS`: 128, 256, 192, 96, 320,
-//!    64, round and round) and searches the board there afresh with the
-//!    whole of phase 1 (its own depth-first walk, beams with exhaustive
-//!    endings, sweeps and local search, on that thread only) for a tenth
-//!    of the time. A winning turn found there, after the moves to the
+//!    64, round after round) and searches the board there afresh with
+//!    the whole of phase 1 (its own depth-first walk, beams with
+//!    exhaustive endings, sweeps and local search, on that thread only)
+//!    for a tenth of the time (twice as long in each further round from
+//!    the same near miss: the same board searched again for as long finds
+//!    much the same). A winning turn found there, after the moves to the
 //!    cut, wins from the root; a better near miss becomes the next one
 //!    cut. From a board a few hundred moves before the end, with a
 //!    hundred to three hundred seeds left, the beams and sweeps see
@@ -393,10 +395,13 @@ const RESTART_NOISE: u64 = 3;
 
 /// The nested searches beside the local search ([`Search::nest_loop`])
 /// cut the near miss this many moves before its end, in this order,
-/// round and round. (Measured, 60 s, strong, one board at a time on the
-/// idle 2-core machine: with cuts 128, 256, 64, 192, 96 and 8 s slices
+/// round after round. (Measured, 60 s, strong, one board at a time on
+/// the idle 2-core machine, in trial versions that repeated each round
+/// with the same time: with cuts 128, 256, 64, 192, 96 and 8 s searches
 /// `dakon:24x24`, `29x29` and `31x31` found, `30x30` not; with these and
-/// 6 s slices, `24x24` to `31x31` all found, `32x32` within 4 seeds.)
+/// 6 s searches, 24, 29, 30 and 31 found, `32x32` within 4 seeds. As
+/// committed, in `data/dakon-openings.md`: every board from 15 to 32
+/// found, `dakon:32x32` in two runs of three.)
 const NESTED_CUTS: [usize; 6] = [128, 256, 192, 96, 320, 64];
 
 /// A nested search gets this share of the whole search's time.
@@ -1258,7 +1263,8 @@ impl<G: TurnGame> Search<'_, G> {
     /// end, for each `k` of [`NESTED_CUTS`] in turn, is searched afresh by
     /// the whole of phase 1 ([`Self::run`]: its own depth-first walk,
     /// beams with endings, sweeps and local search, on this thread only)
-    /// for `slice` at most. A winning turn it finds, after the moves that
+    /// for `slice` at most, twice that in the next round from the same
+    /// near miss, and so on (a new near miss starts again at `slice`). A winning turn it finds, after the moves that
     /// led to its root, is a winning turn of this search (every move
     /// played from the root); a better near miss it sees becomes this
     /// one's. Until a win, `until`, or the halt flag. True when it found

@@ -539,6 +539,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
         // 10.16 M interior nodes (16.3 M -> 11.7 M nodes in all), (5,5)
         // 19.90 M -> 19.38 M.
         let etc = board >= self.etc_min;
+        // The scratch is this node's until its moves are ordered: nothing
+        // in between recurses ([`Scratch`]).
         let sc = &mut *self.scratch;
         let (keys, entries, upper) = (&mut sc.keys, &mut sc.entries, &mut sc.upper);
         for (i, (_, child)) in moves.iter().enumerate() {
