@@ -625,13 +625,12 @@ struct Search<'a, G: TurnGame> {
     /// knows one ([`shortest_judged`]).
     judge: Option<Judge<'a, G::Board>>,
     /// The stop flag of the search this one is nested in
-    /// ([`Self::nest_loop`]): set, this one stops too.
+    /// ([`Self::nest_loop`]): set, this one stops too. A nested search
+    /// runs on one thread (the other is the local search's).
     outer: Option<&'a AtomicBool>,
     /// Where the local search publishes its near misses for the nested
     /// searches running beside it.
     share: Option<Arc<NearSlot>>,
-    /// One thread only (a nested search run beside the local search).
-    solo: bool,
 }
 
 impl<'a, G: TurnGame> Search<'a, G> {
@@ -655,7 +654,6 @@ impl<'a, G: TurnGame> Search<'a, G> {
             judge: None,
             outer: None,
             share: None,
-            solo: false,
         }
     }
 }
@@ -923,6 +921,18 @@ impl<G: TurnGame> Search<'_, G> {
         BEAM_READY * i64::from(G::ready(b)) - away * i64::from(G::away(b))
     }
 
+    /// The board after `moves` played from `root` (`None`: one of them
+    /// is not a legal move there).
+    fn replay(root: &G::Board, moves: &[Move]) -> Option<G::Board> {
+        let mut children = Vec::new();
+        let mut b = root.clone();
+        for &m in moves {
+            G::moves(&b, &mut children);
+            b = children.drain(..).find(|(x, _)| *x == m)?.1;
+        }
+        Some(b)
+    }
+
     /// The widest sweep whose levels fit in [`SWEEP_BYTES`] from `root`.
     fn max_sweep(root: &G::Board) -> usize {
         let levels = G::on_board(root) as usize + 1;
@@ -1068,7 +1078,6 @@ impl<G: TurnGame> Search<'_, G> {
         lost: &mut Lost<G::Key>,
     ) -> bool {
         let mut back = 2;
-        let mut moves = Vec::new();
         let mut budget = budget;
         let mut stalls = 0;
         let mut salts: u64 = 0;
@@ -1082,14 +1091,9 @@ impl<G: TurnGame> Search<'_, G> {
                 return false;
             }
             let cut = near.len() - back;
-            let mut b = root.clone();
-            for &m in &near[..cut] {
-                G::moves(&b, &mut moves);
-                b = match moves.drain(..).find(|(x, _)| *x == m) {
-                    Some((_, c)) => c,
-                    None => return false,
-                };
-            }
+            let Some(b) = Self::replay(root, &near[..cut]) else {
+                return false;
+            };
             let levels = G::on_board(&b) as usize + 1;
             let width = (budget / levels).clamp(16, Self::max_sweep(&b));
             self.prefix = near[..cut].to_vec();
@@ -1219,7 +1223,9 @@ impl<G: TurnGame> Search<'_, G> {
             }
             // Then sweeps over the captured seeds, until the deadline.
             let pair =
-                !self.solo && std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
+                // A nested search runs on one thread (the local search's
+                // other one).
+                self.outer.is_none() && std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
             let mut width = 16;
             let widest = Search::<G>::max_sweep(root);
             while self.best.is_none()
@@ -1276,7 +1282,6 @@ impl<G: TurnGame> Search<'_, G> {
         slice: Duration,
         slot: &NearSlot,
     ) -> bool {
-        let mut moves = Vec::new();
         // The cuts taken from the current near miss, and the time each
         // gets: a nested search from the same board finds much the same
         // again, so after every cut the next round's searches are longer.
@@ -1317,14 +1322,9 @@ impl<G: TurnGame> Search<'_, G> {
                 continue;
             }
             let cut = near.len() - k;
-            let mut b = root.clone();
-            for &m in &near[..cut] {
-                G::moves(&b, &mut moves);
-                b = match moves.drain(..).find(|(x, _)| *x == m) {
-                    Some((_, c)) => c,
-                    None => return false,
-                };
-            }
+            let Some(b) = Self::replay(root, &near[..cut]) else {
+                return false;
+            };
             let left = until.map_or(slice, |t| t.saturating_sub(self.start.elapsed()));
             let options = Options {
                 time: Some(slice.min(left)),
@@ -1334,7 +1334,6 @@ impl<G: TurnGame> Search<'_, G> {
             let progress = Progress::default();
             let mut sub = Search::<G>::new(&options, &progress);
             sub.judge = self.judge;
-            sub.solo = true;
             sub.halt = self.halt.clone();
             sub.outer = Some(&self.progress.stop);
             let found = sub.run(&b);
