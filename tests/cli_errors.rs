@@ -450,7 +450,8 @@ fn a_cycle_region_above_the_limit_is_a_clear_error() {
 #[test]
 fn a_solve_deeper_than_its_stack_says_so_and_how_to_give_it_more() {
     // One MiB of stack holds a few hundred plies; Awari's start goes deeper
-    // at once along the long capture-free paths its positions allow.
+    // at once along the long capture-free paths its positions allow, when
+    // no horizon holds the search back (`--horizon 0`).
     let err = assert_bad(&[
         "solve",
         "--game",
@@ -459,6 +460,8 @@ fn a_solve_deeper_than_its_stack_says_so_and_how_to_give_it_more() {
         "1",
         "--stack-mb",
         "1",
+        "--horizon",
+        "0",
         "--quiet",
     ]);
     assert!(err.contains("1 MiB stack"), "{err}");
@@ -466,6 +469,10 @@ fn a_solve_deeper_than_its_stack_says_so_and_how_to_give_it_more() {
     for bad in ["0", "65537", "x"] {
         let err = assert_bad(&["solve", "--game", "awari", "--stack-mb", bad]);
         assert!(err.contains("--stack-mb"), "{err}");
+    }
+    for bad in ["-1", "x", "1000000001"] {
+        let err = assert_bad(&["solve", "--game", "awari", &format!("--horizon={bad}")]);
+        assert!(err.contains("--horizon"), "{err}");
     }
 }
 

@@ -291,7 +291,7 @@ fn a_stop_during_the_search_or_the_build_reports_incomplete_work() {
         assert!(err.contains("stopped"), "--stop-after {secs}: {err}");
     }
     // A first search that runs out of stack (a sixth of 1 MiB before the
-    // build: some 600 plies) goes
+    // build: some 600 plies; no horizon holds it back) goes
     // on to the build, whose levels end its long paths: the value of the
     // 20-seed databases (issue 20), not the stack error.
     let solved = json(&[
@@ -306,6 +306,8 @@ fn a_stop_during_the_search_or_the_build_reports_incomplete_work() {
         "2",
         "--stack-mb",
         "1",
+        "--horizon",
+        "0",
         "--quiet",
     ]);
     assert_eq!(solved["value"], -12);

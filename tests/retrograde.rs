@@ -12,7 +12,11 @@ use mancala::{dispatch, Variant};
 /// Reachable positions per variant at most (keeps the test to seconds).
 const MAX_REACHABLE: usize = 20_000;
 
-fn check_variant(spec: &str, tt_bytes: usize, failures: &mut Vec<String>) -> usize {
+fn check_variant(
+    spec: &str,
+    (tt_bytes, horizon): (usize, usize),
+    failures: &mut Vec<String>,
+) -> usize {
     let v: Variant = spec.parse().unwrap();
     let (name, n, s) = plain::parse_game(spec);
     let start = plain::start(&name, n, s);
@@ -22,6 +26,7 @@ fn check_variant(spec: &str, tt_bytes: usize, failures: &mut Vec<String>) -> usi
     let mut solver = Solver::new(Options {
         threads: 1,
         tt_bytes,
+        horizon,
         ..Options::default()
     });
     let mut positions: Vec<_> = values.iter().collect();
@@ -34,7 +39,7 @@ fn check_variant(spec: &str, tt_bytes: usize, failures: &mut Vec<String>) -> usi
             .value;
         if got != expected && failures.len() < 30 {
             failures.push(format!(
-                "{spec} \"{text}\" ({tt_bytes} bytes of table): solver {got}, retrograde {expected}"
+                "{spec} \"{text}\" ({tt_bytes} bytes of table, horizon {horizon}): solver {got}, retrograde {expected}"
             ));
         }
     }
@@ -44,13 +49,18 @@ fn check_variant(spec: &str, tt_bytes: usize, failures: &mut Vec<String>) -> usi
 /// Every game is checked with a table large enough to keep what it learns
 /// and with a tiny one (1 MiB) that drops entries all the time: a value
 /// that depended on the path that led to a position, once stored, would
-/// show up with one of them.
+/// show up with one of them. The games whose positions can repeat are
+/// searched to horizons (`search::cycles`, "Horizons"): the default first
+/// horizon, one of 2 plies, where most results lean on a horizon and only
+/// those that may be stored must be (with the tiny table, so that a wrong
+/// one would be found again after the true ones were dropped), and none.
 fn check_game(game: &str) {
-    check_game_with(game, 16 << 20);
-    check_game_with(game, 1 << 20);
+    check_game_with(game, (16 << 20, mancala::search::DEFAULT_HORIZON));
+    check_game_with(game, (1 << 20, 2));
+    check_game_with(game, (16 << 20, 0));
 }
 
-fn check_game_with(game: &str, tt_bytes: usize) {
+fn check_game_with(game: &str, setting: (usize, usize)) {
     let table = include_str!("data/small_values.csv");
     let mut failures = Vec::new();
     let mut compared = 0;
@@ -68,7 +78,7 @@ fn check_game_with(game: &str, tt_bytes: usize) {
         if reachable > MAX_REACHABLE {
             continue;
         }
-        let done = check_variant(spec, tt_bytes, &mut failures);
+        let done = check_variant(spec, setting, &mut failures);
         if done > 0 {
             compared += done;
             variants += 1;
@@ -152,4 +162,38 @@ fn gain_bounds_hold_on_every_reachable_position() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked > 10_000, "only {checked} positions");
     assert!(kalah_tight > 0, "Kalah's lower bound is never reached");
+}
+
+/// Horizons (`search::cycles`, "Horizons") answer a test whose paths
+/// without a capture outgrow the stack: with 128 KiB, `awari:3x3`'s start
+/// goes too deep at once without a horizon, and with the default horizon
+/// gets the value of the exhaustive retrograde analysis, the same from
+/// every reachable position of a small board with a 2-ply horizon.
+#[test]
+fn horizons_answer_where_paths_outgrow_the_stack() {
+    use mancala::games::Awari;
+    use mancala::search::SolveError;
+    let spec = "awari:3x3";
+    let v: Variant = spec.parse().unwrap();
+    let (name, n, s) = plain::parse_game(spec);
+    let start = plain::start(&name, n, s);
+    let values = retro::solve_reachable_limited(spec, &start, 1_000_000).expect("a small board");
+    let expected = values[&start];
+    let shallow = |horizon| {
+        Solver::new(Options {
+            threads: 2,
+            tt_bytes: 16 << 20,
+            stack_bytes: 128 << 10,
+            horizon,
+            ..Options::default()
+        })
+    };
+    assert!(matches!(
+        shallow(0).solve::<Awari>(&v.start()),
+        Err(SolveError::TooDeep { .. })
+    ));
+    let got = shallow(mancala::search::DEFAULT_HORIZON)
+        .solve::<Awari>(&v.start())
+        .unwrap();
+    assert_eq!(got.value, expected, "{} reachable positions", values.len());
 }

@@ -127,6 +127,8 @@ fn a_search_deeper_than_its_stack_fails_cleanly_and_the_solver_recovers() {
         threads: 2,
         tt_bytes: 1 << 20,
         stack_bytes: 128 << 10,
+        // No horizon: the search goes as deep as its paths at once.
+        horizon: 0,
         ..Options::default()
     });
     let v: Variant = "awari".parse().unwrap();
@@ -153,6 +155,7 @@ fn a_small_stack_holds_long_paths_without_a_capture() {
         threads: 1,
         tt_bytes: 64 << 20,
         stack_bytes: mib << 20,
+        horizon: 0,
         ..Options::default()
     });
     let v: Variant = "anywoli:5x4".parse().unwrap();

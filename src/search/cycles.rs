@@ -58,6 +58,48 @@
 //! changing a value (the tests run the exhaustive comparison with a 1 MiB
 //! table too).
 //!
+//! **Horizons.** On large boards a path without a capture can be millions
+//! of plies long: the search follows the first move of each node, and a
+//! capture the attacker could force in a few moves may lie behind a first
+//! move that wanders through millions of positions before it meets an
+//! open one (issue 20's Awari position with 26 seeds, databases to 20,
+//! went 4 million plies deep and failed after 85 s). So a test first
+//! searches to a *horizon*: a node that many plies below the root of the
+//! test is not searched but given a result that fails one side, `P` (its
+//! result is `beta - 1` where `P` moves, `beta` where the other side
+//! moves). A result that leaned on a horizon is *tainted*: a node's result
+//! is when the move it cut with was, or, when it failed low, when any move
+//! it searched was; a component's results are when any member's was.
+//!
+//! A result *favours* `P` when it is a success where `P` moves or a
+//! failure where the other side moves. Such a result rests only on results
+//! that favour `P`: a success rests on the one move that cut, which
+//! favours `P` where `P` moves on (an extra move) and fails the opponent
+//! otherwise; a failure where the opponent moves rests on each of its
+//! moves, all of which favour `P` in the same way. In a component where
+//! `P` is the attacker, a node is won only through decided wins and
+//! settled moves won by the attacker (all favouring `P`) along the
+//! component's real moves, so what it settles as won is won; where `P`
+//! defends, a node is left unwon only when the defender can stay among such
+//! nodes or leave by moves that fail the attacker (favouring `P`), and the
+//! attacker cannot leave them but by such moves, so that is a true trap.
+//! A horizon never favours `P`. By induction on the search, every result
+//! that favours `P` is true, tainted or not, and is stored as a bound
+//! (with the magnitudes of the results it rests on). A tainted result that
+//! does not favour `P` may be an artefact of the horizon: it never enters
+//! the table. The searcher keeps it as a *draft* for the rest of the
+//! search with the same horizon, and returns it when the same position is
+//! met again with no more plies left to the horizon: a draft too never
+//! favours `P` wrongly (it is one), so the induction holds with drafts. An
+//! untainted result is true whatever it favours.
+//!
+//! So the test at the root, with `P` its side to move, is answered when it
+//! succeeds or is untainted; otherwise the test with `P` the opponent, when
+//! it fails or is untainted; otherwise both again with the horizon twice as
+//! far (`Solver::test`). Once the horizon lies beyond every path the
+//! search takes, nothing is tainted, and the rounds end. Components leave
+//! no drafts (their tainted results that do not favour `P` are dropped).
+//!
 //! **Memory.** Open nodes cost about 150 bytes each (their key, map entry
 //! and edges) and are freed as their component closes; the number open at
 //! once is capped by [`super::Options::region_limit`].
@@ -137,6 +179,9 @@ struct Member {
     partial: i32,
     /// Edges recorded before this node was entered.
     edge_mark: u32,
+    /// Its result so far leaned on a horizon of a depth-limited search
+    /// (module docs, "Horizons").
+    tainted: bool,
 }
 
 /// What [`Cycles::enter`] found.
@@ -145,8 +190,9 @@ pub(crate) enum Entered {
     New(u32),
     /// The position is open with this number, not yet decided.
     Open(u32),
-    /// The position is open and decided: this result.
-    Decided(i32),
+    /// The position is open and decided: this result, and whether it
+    /// leaned on a horizon.
+    Decided(i32, bool),
     /// No room for another open node.
     Full,
 }
@@ -189,7 +235,7 @@ impl Cycles {
                 // and they keep the threshold (module docs).
                 debug_assert_eq!(m.beta, beta);
                 match m.decided {
-                    Some(v) => Entered::Decided(v),
+                    Some(v) => Entered::Decided(v, m.tainted),
                     None => Entered::Open(*e.get()),
                 }
             }
@@ -208,6 +254,7 @@ impl Cycles {
                     decided: None,
                     partial: i32::MIN,
                     edge_mark: self.edges.len() as u32,
+                    tainted: false,
                 });
                 Entered::New(next)
             }
@@ -221,9 +268,12 @@ impl Cycles {
     }
 
     /// Node `at` searched its moves and waits on open nodes; `partial` is
-    /// the best fail-soft result of the others (`i32::MIN`: none).
-    pub(crate) fn unsettled(&mut self, at: u32, partial: i32) {
-        self.members[at as usize].partial = partial;
+    /// the best fail-soft result of the others (`i32::MIN`: none), which
+    /// leaned on a horizon if `tainted`.
+    pub(crate) fn unsettled(&mut self, at: u32, partial: i32, tainted: bool) {
+        let m = &mut self.members[at as usize];
+        m.partial = partial;
+        m.tainted = tainted;
     }
 
     /// Forgets node `at`, the last opened, which recorded no edge and
@@ -235,23 +285,37 @@ impl Cycles {
         self.open.remove(&m.key);
     }
 
-    /// Node `at` is decided with the fail-soft result `v` but stays open:
-    /// nodes above it may wait on it.
-    pub(crate) fn decide(&mut self, at: u32, v: i32) {
-        self.members[at as usize].decided = Some(v);
+    /// Node `at` is decided with the fail-soft result `v` (which leaned on
+    /// a horizon if `tainted`) but stays open: nodes above it may wait on
+    /// it.
+    pub(crate) fn decide(&mut self, at: u32, v: i32, tainted: bool) {
+        let m = &mut self.members[at as usize];
+        m.decided = Some(v);
+        m.tainted = tainted;
     }
 
     /// Closes the component of node `root` (whose low is its own number):
     /// settles every unsettled node from `root` up by the least fixed point
     /// of the module docs, hands their bounds to `store`, forgets them, and
-    /// returns the result of `root`.
-    pub(crate) fn close(&mut self, root: u32, mut store: impl FnMut(PackedBoard, Stored)) -> i32 {
+    /// returns the result of `root` and whether it leaned on a horizon.
+    ///
+    /// `fails`: in a depth-limited search, the side (as
+    /// `Position::to_move as u8`) that its horizons fail. A component any
+    /// of whose members leaned on a horizon stores only the bounds that
+    /// favour that side (module docs, "Horizons").
+    pub(crate) fn close(
+        &mut self,
+        root: u32,
+        fails: Option<u8>,
+        mut store: impl FnMut(PackedBoard, Stored),
+    ) -> (i32, bool) {
         let r = root as usize;
         let n = self.members.len() - r;
         let mark = self.members[r].edge_mark as usize;
         let edges = &self.edges[mark..];
         let members = &self.members[r..];
         let mut result = members[0].decided;
+        let tainted = members.iter().any(|m| m.tainted);
         if members.iter().any(|m| m.decided.is_none()) {
             let won = attractor(members, edges, root);
             let (lower, upper) = attacker_bounds(members, &won);
@@ -265,7 +329,8 @@ impl Cycles {
                 let v = if m.attacker_moves { a } else { -a };
                 let succeeds = w == m.attacker_moves;
                 debug_assert_eq!(v >= m.beta, succeeds);
-                if let Some(k) = m.table_key {
+                let true_bound = !tainted || fails.is_some_and(|p| (m.key.1 == p) == succeeds);
+                if let (Some(k), true) = (m.table_key, true_bound) {
                     let (lower, upper) = if succeeds {
                         (v as i16, m.ceiling)
                     } else {
@@ -291,7 +356,7 @@ impl Cycles {
         }
         self.members.truncate(r);
         self.edges.truncate(mark);
-        result.expect("the root is settled")
+        (result.expect("the root is settled"), tainted)
     }
 }
 

@@ -43,6 +43,16 @@ pub const DEFAULT_TT_BYTES: usize = 2 << 30;
 /// `anywoli:7x4`'s start goes deeper than 600,000.
 pub const DEFAULT_STACK_BYTES: usize = 1 << 30;
 
+/// The first horizon of a test in the games whose positions can repeat, in
+/// plies, by default ([`Options::horizon`]). Chosen on issue 20's random
+/// Akon positions of 21 seeds (databases to 8): see `data/cycles.md`,
+/// "Stop 43".
+pub const DEFAULT_HORIZON: usize = 16;
+
+/// Each further round of a test's horizons looks this many times as far
+/// ([`Options::horizon`]).
+const HORIZON_GROWTH: usize = 2;
+
 /// Positions a test may hold open at once in the games whose positions can
 /// repeat, by default (about 3 GB of bookkeeping at most); see
 /// [`Options::region_limit`].
@@ -62,6 +72,13 @@ pub struct Options {
     /// Stack of each search thread; a search that would need more fails
     /// with [`SolveError::TooDeep`] instead of overflowing it.
     pub stack_bytes: usize,
+    /// Games whose positions can repeat: a null-window test searches
+    /// first to this many plies, a horizon beyond which a position counts
+    /// as lost for one side and then for the other, and looks
+    /// [`HORIZON_GROWTH`] times as far each round until a result does not
+    /// depend on the horizon (`cycles`, "Horizons"). 0: no horizon, one
+    /// search as deep as the paths go.
+    pub horizon: usize,
 }
 
 impl Default for Options {
@@ -71,6 +88,7 @@ impl Default for Options {
             tt_bytes: DEFAULT_TT_BYTES,
             region_limit: REGION_LIMIT,
             stack_bytes: DEFAULT_STACK_BYTES,
+            horizon: DEFAULT_HORIZON,
         }
     }
 }
@@ -332,6 +350,8 @@ pub struct Solver {
     pool: rayon::ThreadPool,
     threads: usize,
     stack_bytes: usize,
+    /// [`Options::horizon`].
+    horizon: usize,
     progress: std::sync::Arc<Progress>,
 }
 
@@ -353,6 +373,7 @@ impl Solver {
             pool,
             threads,
             stack_bytes,
+            horizon: options.horizon,
             progress: std::sync::Arc::new(Progress {
                 shared: Shared {
                     region_limit: options.region_limit,
@@ -590,13 +611,39 @@ impl Solver {
 
     /// A fail-soft bound from the null window `(beta - 1, beta)` around the
     /// future gain of `pos` (searched with an empty history).
+    ///
+    /// In the games whose positions can repeat, with a horizon
+    /// ([`Options::horizon`]): searched to the horizon twice, first with
+    /// the horizon failing the side to move, then its opponent, until a
+    /// result is a true bound (`cycles`, "Horizons"): one that did not
+    /// depend on the horizon, or one that favours the side the horizon
+    /// failed. Then twice as far, and so on; the stack guard still ends a
+    /// search that goes deeper than the threads' stacks.
     fn test<R: Rules>(&self, pos: &Position, beta: i32) -> i32 {
         let shared = &self.progress.shared;
         self.pool.install(|| {
-            let mut s = Searcher::<R>::new(&self.table, shared);
-            let v = s.search(pos, beta - 1, beta);
-            s.flush();
-            v
+            if !R::CYCLIC || self.horizon == 0 {
+                let mut s = Searcher::<R>::new(&self.table, shared);
+                let v = s.search(pos, beta - 1, beta);
+                s.flush();
+                return v;
+            }
+            let me = pos.to_move() as u8;
+            let mut horizon = self.horizon;
+            loop {
+                for fails in [me, 1 - me] {
+                    let mut s = Searcher::<R>::new(&self.table, shared);
+                    s.horizon = horizon;
+                    s.fails = Some(fails);
+                    let v = s.search(pos, beta - 1, beta);
+                    s.flush();
+                    let favours = (me == fails) == (v >= beta);
+                    if s.aborted || !s.child_tainted || favours {
+                        return v;
+                    }
+                }
+                horizon = horizon.saturating_mul(HORIZON_GROWTH);
+            }
         })
     }
 

@@ -32,6 +32,10 @@
 //! `v` may also be [`PENDING`]: the node's result waits on an open node
 //! above it (numbered `child_index`, with the search's `child_low`), and it
 //! is never stored. Every test is a null window (`alpha + 1 == beta`).
+//! With a horizon (`Searcher::horizon`), a result that leaned on it
+//! (`child_tainted`) holds only where it favours the side the horizon
+//! fails; only such results, and those that did not lean on it, are
+//! stored ([`super::cycles`], "Horizons").
 
 use super::cycles::PENDING;
 use super::cycles::{Cycles, Entered, NO_LOW};
@@ -121,6 +125,11 @@ const SPLIT_MIN_WORK: u8 = 12;
 /// sibling that cut makes the others' work useless, and the subtrees of
 /// deep splits are often smaller than [`CHECK_EVERY`].
 const CUTOFF_CHECK_EVERY: u64 = 64;
+
+/// Drafts a searcher keeps at most ([`Draft`]); all are dropped when
+/// there would be more (about 64 MB at the peak; a dropped draft is only
+/// searched again).
+const MAX_DRAFTS: usize = 1 << 20;
 
 /// Nodes between checks of the stop flag and updates of shared counters.
 const CHECK_EVERY: u64 = 4096;
@@ -324,6 +333,22 @@ pub(crate) struct Searcher<'a, R: Rules> {
     /// Set with a [`PENDING`] result: the open node the result waits on
     /// (the node itself, or the open node met again).
     child_index: u32,
+    /// Plies from the root of the test at which a node of a cyclic game is
+    /// not searched but given the result its side loses or wins by
+    /// [`Self::fails`] (`usize::MAX`: no horizon; see
+    /// [`super::cycles`], "Horizons").
+    pub(crate) horizon: usize,
+    /// The side (`Side as u8`) that fails at the horizon; the other
+    /// succeeds there.
+    pub(crate) fails: Option<u8>,
+    /// Set by every search that returns: its result leaned on a horizon,
+    /// so it is a true bound only where it favours [`Self::fails`].
+    pub(crate) child_tainted: bool,
+    /// Results that leaned on a horizon and do not favour
+    /// [`Self::fails`]: not true bounds, but what a search with the same
+    /// horizon would find again (keyed by the board and whether its mover
+    /// is the side the horizons fail).
+    drafts: std::collections::HashMap<(PackedBoard, bool), Draft>,
     /// Nodes searched by this searcher.
     pub(crate) nodes: u64,
     unflushed: u64,
@@ -366,6 +391,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
             cycles: Cycles::new(shared.region_limit),
             child_low: NO_LOW,
             child_index: NO_LOW,
+            horizon: usize::MAX,
+            fails: None,
+            child_tainted: false,
+            drafts: Default::default(),
             nodes: 0,
             unflushed: 0,
             tabled: 0,
@@ -433,6 +462,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
     fn search_in(&mut self, pos: &Position, alpha: i32, beta: i32, f: &mut Frame) -> i32 {
         debug_assert_eq!(alpha + 1, beta);
         self.child_low = NO_LOW;
+        self.child_tainted = false;
         self.nodes += 1;
         self.unflushed += 1;
         if self.unflushed >= CHECK_EVERY {
@@ -501,6 +531,29 @@ impl<'a, R: Rules> Searcher<'a, R> {
             return final_gain(pos, score);
         }
         let moves = &f.moves;
+        if R::CYCLIC && self.horizon != usize::MAX {
+            if let Some(k) = key {
+                let p = Some(pos.to_move() as u8) == self.fails;
+                if let Some(d) = self.drafts.get(&(k, p)) {
+                    if d.remaining as usize >= self.horizon.saturating_sub(self.depth)
+                        && ((d.v < d.beta && d.v < beta) || (d.v >= d.beta && d.v >= beta))
+                    {
+                        self.child_tainted = true;
+                        return d.v;
+                    }
+                }
+            }
+        }
+        if R::CYCLIC && self.depth >= self.horizon {
+            // A horizon: the side it fails fails, the other succeeds
+            // (`super::cycles`, "Horizons").
+            self.child_tainted = true;
+            return if Some(pos.to_move() as u8) == self.fails {
+                alpha
+            } else {
+                beta
+            };
+        }
         // Cyclic games: number the node, or meet it open (module docs).
         let me = if R::CYCLIC {
             match self.cycles.enter(pos, key, beta, (floor, ceiling)) {
@@ -510,7 +563,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
                     self.child_index = j;
                     return PENDING;
                 }
-                Entered::Decided(v) => return v,
+                Entered::Decided(v, tainted) => {
+                    self.child_tainted = tainted;
+                    return v;
+                }
                 Entered::Full => {
                     self.shared.overflow.store(true, Ordering::Relaxed);
                     self.shared.stop.store(true, Ordering::Relaxed);
@@ -629,6 +685,9 @@ impl<'a, R: Rules> Searcher<'a, R> {
         // node.
         let mut low = me;
         let mut pending = false;
+        // Whether a searched move's result leaned on a horizon, and
+        // whether the best one's did.
+        let (mut tainted_any, mut tainted_best) = (false, false);
         for (nth, &(_, i)) in order.iter().enumerate() {
             // Not once this search was stopped: the split's searchers
             // would start afresh, search a while before they see the stop,
@@ -639,10 +698,13 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 // and did not cut, so the others are searched in parallel
                 // (each by a searcher of its own: their results are
                 // settled).
-                if let Some((v, m)) = self.split(pos, moves, &order[1..], alpha.max(best), beta) {
+                if let Some((v, m, t)) = self.split(pos, moves, &order[1..], alpha.max(best), beta)
+                {
+                    tainted_any |= t.any;
                     if v > best {
                         best = v;
                         best_move = m;
+                        tainted_best = t.best;
                     }
                 }
                 break;
@@ -660,6 +722,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             self.turns += turn;
             let r = self.search(child, lo, hi);
             self.turns -= turn;
+            let t = self.child_tainted;
             if R::CYCLIC {
                 low = low.min(self.child_low);
                 if r == PENDING {
@@ -671,6 +734,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                     continue;
                 }
             }
+            tainted_any |= t;
             let v = if child.to_move() == pos.to_move() {
                 c + r
             } else {
@@ -679,6 +743,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             if v > best {
                 best = v;
                 best_move = *m;
+                tainted_best = t;
                 if best >= beta {
                     break;
                 }
@@ -689,18 +754,34 @@ impl<'a, R: Rules> Searcher<'a, R> {
             self.child_low = NO_LOW;
             return 0;
         }
+        // A cut rests on its one move; a failure on every move.
+        let tainted = if best >= beta {
+            tainted_best
+        } else {
+            tainted_any
+        };
         if R::CYCLIC && pending && best < beta {
             // Unsettled: wait for the component, or close it here.
-            self.cycles.unsettled(me, best);
+            self.cycles.unsettled(me, best, tainted);
             if low == me {
                 self.child_low = NO_LOW;
                 return self.close(me);
             }
             self.child_low = low;
             self.child_index = me;
+            // Its taint is its member's, counted when the component
+            // closes.
+            self.child_tainted = false;
             return PENDING;
         }
-        if let Some(k) = key {
+        // A result that leaned on a horizon is stored only where it
+        // favours the side the horizons fail (`super::cycles`,
+        // "Horizons").
+        let true_bound = !tainted
+            || self
+                .fails
+                .is_some_and(|p| (pos.to_move() as u8 == p) == (best >= beta));
+        if let (Some(k), true) = (key, true_bound) {
             let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
             let stored = Stored {
                 lower: if best > alpha0 {
@@ -717,17 +798,31 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 work,
             };
             self.store(k, stored);
+        } else if let (Some(k), true) = (key, self.horizon != usize::MAX) {
+            let p = Some(pos.to_move() as u8) == self.fails;
+            if self.drafts.len() >= MAX_DRAFTS {
+                self.drafts.clear();
+            }
+            self.drafts.insert(
+                (k, p),
+                Draft {
+                    beta,
+                    remaining: self.horizon.saturating_sub(self.depth) as u32,
+                    v: best,
+                },
+            );
         }
         if R::CYCLIC {
             // Decided. Nodes above may still wait on it: it stays open
             // until its component closes.
-            self.cycles.decide(me, best);
+            self.cycles.decide(me, best, tainted);
             if low == me {
                 self.child_low = NO_LOW;
                 return self.close(me);
             }
             self.child_low = low;
         }
+        self.child_tainted = tainted;
         best
     }
 
@@ -744,8 +839,11 @@ impl<'a, R: Rules> Searcher<'a, R> {
     /// [`super::cycles`]), storing every bound it settles; `me`'s result.
     fn close(&mut self, me: u32) -> i32 {
         let table = self.table;
-        self.cycles
-            .close(me, |k, stored| table.update(k, |old| merge(old, stored)))
+        let (v, tainted) = self.cycles.close(me, self.fails, |k, stored| {
+            table.update(k, |old| merge(old, stored))
+        });
+        self.child_tainted = tainted;
+        v
     }
 }
 
@@ -785,10 +883,10 @@ impl<R: Rules> Searcher<'_, R> {
         order: &[(i32, u8)],
         alpha: i32,
         beta: i32,
-    ) -> Option<(i32, Move)> {
+    ) -> Option<(i32, Move, Taint)> {
         use rayon::prelude::*;
         let cutoff = AtomicBool::new(false);
-        let results: Vec<(u64, Option<(i32, Move)>)> = order
+        let results: Vec<(u64, Option<(i32, Move, bool)>)> = order
             .par_iter()
             .map(|&(_, i)| {
                 let (m, child) = &moves[usize::from(i)];
@@ -796,6 +894,8 @@ impl<R: Rules> Searcher<'_, R> {
                 s.flags.extend(self.flags.iter().copied());
                 s.flags.push(&cutoff);
                 s.depth = self.depth;
+                s.horizon = self.horizon;
+                s.fails = self.fails;
                 s.turns = self.turns + usize::from(child.to_move() != pos.to_move());
                 let c = move_gain(pos, child);
                 let v = if child.to_move() == pos.to_move() {
@@ -810,23 +910,38 @@ impl<R: Rules> Searcher<'_, R> {
                 if v >= beta {
                     cutoff.store(true, Ordering::Relaxed);
                 }
-                (s.nodes, Some((v, *m)))
+                (s.nodes, Some((v, *m, s.child_tainted)))
             })
             .collect();
-        let mut best: Option<(i32, Move)> = None;
+        let mut best: Option<(i32, Move, Taint)> = None;
+        let mut any = false;
         let mut all = true;
         for (nodes, r) in results {
             self.nodes += nodes;
             match r {
-                Some((v, m)) if best.is_none_or(|(b, _)| v > b) => best = Some((v, m)),
-                Some(_) => {}
+                Some((v, m, t)) => {
+                    any |= t;
+                    if best.is_none_or(|(b, _, _)| v > b) {
+                        best = Some((
+                            v,
+                            m,
+                            Taint {
+                                any: false,
+                                best: t,
+                            },
+                        ));
+                    }
+                }
                 None => all = false,
             }
+        }
+        if let Some((_, _, t)) = &mut best {
+            t.any = any;
         }
         // A move stopped by a sibling's cutoff is harmless: that sibling's
         // value already reaches `beta`. Otherwise an unfinished move means
         // this search itself was stopped from above.
-        if (!all && best.is_none_or(|(b, _)| b < beta))
+        if (!all && best.is_none_or(|(b, _, _)| b < beta))
             || self.shared.stop.load(Ordering::Relaxed)
             || self.flags.iter().any(|f| f.load(Ordering::Relaxed))
         {
@@ -834,6 +949,22 @@ impl<R: Rules> Searcher<'_, R> {
         }
         best
     }
+}
+
+/// A result that leaned on a horizon (`Searcher::drafts`): for the
+/// threshold `beta`, found with `remaining` plies to the horizon.
+struct Draft {
+    beta: i32,
+    remaining: u32,
+    v: i32,
+}
+
+/// Whether the results of a split search's moves leaned on a horizon: any
+/// of them, and the best.
+#[derive(Clone, Copy)]
+struct Taint {
+    any: bool,
+    best: bool,
 }
 
 /// Combines new bounds with those already stored for the same board (both

@@ -164,6 +164,13 @@ pub struct SearchArgs {
     /// that needs more fails with an error saying so.
     #[arg(long, value_name = "MB", default_value_t = (mancala::search::DEFAULT_STACK_BYTES >> 20) as u64, value_parser = clap::value_parser!(u64).range(1..=65_536))]
     pub stack_mb: u64,
+    /// Games whose positions can repeat: each null-window test first
+    /// searches to this many plies, counting a position beyond as lost for
+    /// one side and then for the other, and twice as far each round until
+    /// the answer does not depend on where it stopped (exact either way);
+    /// 0 searches every path to its end at once, as deep as it goes.
+    #[arg(long, value_name = "PLIES", default_value_t = mancala::search::DEFAULT_HORIZON, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=1_000_000_000))]
+    pub horizon: usize,
     /// Probe the endgame databases built in DIR (`mancala db build`)
     /// instead of searching the boards they cover.
     #[arg(long, value_name = "DIR")]
@@ -284,6 +291,7 @@ impl SearchArgs {
             tt_bytes: bytes as usize,
             region_limit: self.region_limit,
             stack_bytes,
+            horizon: self.horizon,
             ..Options::default()
         };
         if let Some(t) = self.threads {
