@@ -75,7 +75,7 @@ pub struct Options {
     /// Games whose positions can repeat: a null-window test searches
     /// first to this many plies, a horizon beyond which a position counts
     /// as lost for one side and then for the other, and looks
-    /// [`HORIZON_GROWTH`] times as far each round until a result does not
+    /// twice as far each round until a result does not
     /// depend on the horizon (`cycles`, "Horizons"). 0: no horizon, one
     /// search as deep as the paths go.
     pub horizon: usize,

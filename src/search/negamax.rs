@@ -886,7 +886,9 @@ impl<R: Rules> Searcher<'_, R> {
     ) -> Option<(i32, Move, Taint)> {
         use rayon::prelude::*;
         let cutoff = AtomicBool::new(false);
-        let results: Vec<(u64, Option<(i32, Move, bool)>)> = order
+        // Each move's nodes, and its result, move and taint.
+        type Done = (u64, Option<(i32, Move, bool)>);
+        let results: Vec<Done> = order
             .par_iter()
             .map(|&(_, i)| {
                 let (m, child) = &moves[usize::from(i)];
