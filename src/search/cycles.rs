@@ -110,6 +110,15 @@ use crate::position::Position;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
+/// Whether a result of the side `mover` (`Side as u8`) that succeeds or
+/// not favours `fails`, the side a horizon fails (module docs,
+/// "Horizons"): such a result is a true bound even if it leaned on the
+/// horizon.
+#[inline]
+pub(crate) fn favours(mover: u8, succeeds: bool, fails: u8) -> bool {
+    (mover == fails) == succeeds
+}
+
 /// What a search returns for a node that is open, or whose result waits on
 /// an open node ([`crate::search::negamax`] passes it up unchanged).
 pub const PENDING: i32 = i32::MIN;
@@ -329,7 +338,7 @@ impl Cycles {
                 let v = if m.attacker_moves { a } else { -a };
                 let succeeds = w == m.attacker_moves;
                 debug_assert_eq!(v >= m.beta, succeeds);
-                let true_bound = !tainted || fails.is_some_and(|p| (m.key.1 == p) == succeeds);
+                let true_bound = !tainted || fails.is_some_and(|p| favours(m.key.1, succeeds, p));
                 if let (Some(k), true) = (m.table_key, true_bound) {
                     let (lower, upper) = if succeeds {
                         (v as i16, m.ceiling)

@@ -637,8 +637,7 @@ impl Solver {
                     s.fails = Some(fails);
                     let v = s.search(pos, beta - 1, beta);
                     s.flush();
-                    let favours = (me == fails) == (v >= beta);
-                    if s.aborted || !s.child_tainted || favours {
+                    if s.aborted || !s.child_tainted || cycles::favours(me, v >= beta, fails) {
                         return v;
                     }
                 }

@@ -38,7 +38,7 @@
 //! stored ([`super::cycles`], "Horizons").
 
 use super::cycles::PENDING;
-use super::cycles::{Cycles, Entered, NO_LOW};
+use super::cycles::{favours, Cycles, Entered, NO_LOW};
 use super::tt::{Stored, Table, NO_MOVE, PASS_CODE};
 use crate::db::probe::Tablebase;
 use crate::games::{final_gain, move_gain, Move, MoveList, Rules, MAX_MOVES};
@@ -531,10 +531,11 @@ impl<'a, R: Rules> Searcher<'a, R> {
             return final_gain(pos, score);
         }
         let moves = &f.moves;
-        if R::CYCLIC && self.horizon != usize::MAX {
+        // Whether the side the horizon fails moves here.
+        let fails_here = Some(pos.to_move() as u8) == self.fails;
+        if R::CYCLIC && !self.drafts.is_empty() {
             if let Some(k) = key {
-                let p = Some(pos.to_move() as u8) == self.fails;
-                if let Some(d) = self.drafts.get(&(k, p)) {
+                if let Some(d) = self.drafts.get(&(k, fails_here)) {
                     if d.remaining as usize >= self.horizon.saturating_sub(self.depth)
                         && ((d.v < d.beta && d.v < beta) || (d.v >= d.beta && d.v >= beta))
                     {
@@ -548,11 +549,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
             // A horizon: the side it fails fails, the other succeeds
             // (`super::cycles`, "Horizons").
             self.child_tainted = true;
-            return if Some(pos.to_move() as u8) == self.fails {
-                alpha
-            } else {
-                beta
-            };
+            return if fails_here { alpha } else { beta };
         }
         // Cyclic games: number the node, or meet it open (module docs).
         let me = if R::CYCLIC {
@@ -780,7 +777,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
         let true_bound = !tainted
             || self
                 .fails
-                .is_some_and(|p| (pos.to_move() as u8 == p) == (best >= beta));
+                .is_some_and(|p| favours(pos.to_move() as u8, best >= beta, p));
         if let (Some(k), true) = (key, true_bound) {
             let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
             let stored = Stored {
@@ -799,12 +796,11 @@ impl<'a, R: Rules> Searcher<'a, R> {
             };
             self.store(k, stored);
         } else if let (Some(k), true) = (key, self.horizon != usize::MAX) {
-            let p = Some(pos.to_move() as u8) == self.fails;
             if self.drafts.len() >= MAX_DRAFTS {
                 self.drafts.clear();
             }
             self.drafts.insert(
-                (k, p),
+                (k, fails_here),
                 Draft {
                     beta,
                     remaining: self.horizon.saturating_sub(self.depth) as u32,
@@ -915,7 +911,7 @@ impl<R: Rules> Searcher<'_, R> {
                 (s.nodes, Some((v, *m, s.child_tainted)))
             })
             .collect();
-        let mut best: Option<(i32, Move, Taint)> = None;
+        let mut best: Option<(i32, Move, bool)> = None;
         let mut any = false;
         let mut all = true;
         for (nodes, r) in results {
@@ -924,21 +920,11 @@ impl<R: Rules> Searcher<'_, R> {
                 Some((v, m, t)) => {
                     any |= t;
                     if best.is_none_or(|(b, _, _)| v > b) {
-                        best = Some((
-                            v,
-                            m,
-                            Taint {
-                                any: false,
-                                best: t,
-                            },
-                        ));
+                        best = Some((v, m, t));
                     }
                 }
                 None => all = false,
             }
-        }
-        if let Some((_, _, t)) = &mut best {
-            t.any = any;
         }
         // A move stopped by a sibling's cutoff is harmless: that sibling's
         // value already reaches `beta`. Otherwise an unfinished move means
@@ -949,7 +935,7 @@ impl<R: Rules> Searcher<'_, R> {
         {
             self.aborted = true;
         }
-        best
+        best.map(|(v, m, t)| (v, m, Taint { any, best: t }))
     }
 }
 
