@@ -93,10 +93,11 @@
 //! favours `P` wrongly (it is one), so the induction holds with drafts. An
 //! untainted result is true whatever it favours.
 //!
-//! So the test at the root, with `P` its side to move, is answered when it
-//! succeeds or is untainted; otherwise the test with `P` the opponent, when
-//! it fails or is untainted; otherwise both again with the horizon twice as
-//! far (`Solver::test`). Once the horizon lies beyond every path the
+//! So the test at the root, with `P` one side, is answered when its result
+//! favours `P` or is untainted; otherwise the test with `P` the other
+//! side, when its result favours that side or is untainted; otherwise
+//! both again with a farther horizon (`Solver::test`). Which side comes
+//! first changes only the cost: the one MTD(f) expects to win the test. Once the horizon lies beyond every path the
 //! search takes, nothing is tainted, and the rounds end. Components leave
 //! no drafts (their tainted results that do not favour `P` are dropped).
 //!

@@ -49,9 +49,33 @@ pub const DEFAULT_STACK_BYTES: usize = 1 << 30;
 /// "Stop 43".
 pub const DEFAULT_HORIZON: usize = 16;
 
-/// Each further round of a test's horizons looks this many times as far
-/// ([`Options::horizon`]).
-const HORIZON_GROWTH: usize = 2;
+/// Each further round of a test's horizons looks this many plies
+/// farther up to 8 times as far, then a quarter farther ([`next_horizon`]).
+const HORIZON_STEP: usize = 4;
+
+/// The horizon of a test's round after one at `horizon` plies: 16, 20,
+/// 24, 28, 32, 40, 50, 62, ... by default, even.
+///
+/// Short steps first, because a round's cost grows about exponentially
+/// with its horizon where the positions repeat rarely: each round
+/// searches again what the last one did, and a round that looks much
+/// farther than a result needs is the solve's largest. On issue 20's
+/// Akon positions of 21 seeds (databases to 8), the rounds from 16 to 36
+/// plies grew about 2.5 times every 4 plies; the two positions answered
+/// within 60 s by either schedule took 50.2 M and 51.8 M interior nodes
+/// (38.9 and 40.0 s) with steps of 4, 64.2 M and 65.7 M (44.8 and 48.6 s)
+/// doubling, 70.6 M and 96.8 M (46.6 and 58.5 s) a quarter farther from
+/// the start (`data/cycles.md`, "Stop 44"). Geometric steps later, so
+/// that a line hundreds of plies long (Awari's forced sowings) takes a
+/// few dozen rounds, not a hundred.
+fn next_horizon(horizon: usize) -> usize {
+    let step = if horizon < 8 * HORIZON_STEP {
+        HORIZON_STEP
+    } else {
+        horizon / 4
+    };
+    horizon.saturating_add(step) & !1
+}
 
 /// Positions a test may hold open at once in the games whose positions can
 /// repeat, by default (about 3 GB of bookkeeping at most); see
@@ -75,7 +99,7 @@ pub struct Options {
     /// Games whose positions can repeat: a null-window test searches
     /// first to this many plies, a horizon beyond which a position counts
     /// as lost for one side and then for the other, and looks
-    /// twice as far each round until a result does not
+    /// farther each round (`next_horizon`) until a result does not
     /// depend on the horizon (`cycles`, "Horizons"). 0: no horizon, one
     /// search as deep as the paths go.
     pub horizon: usize,
@@ -212,8 +236,9 @@ impl Progress {
 }
 
 /// MTD(f): the exact future gain of `pos` from null-window tests.
-/// `test(beta)` must return a fail-soft bound for the window
-/// `(beta - 1, beta)`; `bounds(lo, hi)` hears the bounds as they narrow. The
+/// `test(beta, high)` must return a fail-soft bound for the window
+/// `(beta - 1, beta)`, where `high` says which way the test is expected
+/// to fail (high: `>= beta`; [`expects_high`]); `bounds(lo, hi)` hears the bounds as they narrow. The
 /// search starts from the table's bounds, within the exact `|g| <= board`,
 /// and from the table's lower bound as its first guess; when the table knows
 /// nothing, from a shallow search's estimate. A board the databases of `shared` cover needs no
@@ -222,7 +247,7 @@ pub(crate) fn mtdf<R: Rules>(
     table: &Table,
     shared: &Shared,
     pos: &Position,
-    test: impl FnMut(i32) -> i32,
+    test: impl FnMut(i32, bool) -> i32,
     mut bounds: impl FnMut(i32, i32),
 ) -> i32 {
     if let Some(g) = shared.db_gain(pos) {
@@ -255,7 +280,7 @@ fn converge(
     mut lo: i32,
     mut hi: i32,
     guess: i32,
-    mut test: impl FnMut(i32) -> i32,
+    mut test: impl FnMut(i32, bool) -> i32,
     mut bounds: impl FnMut(i32, i32),
 ) -> i32 {
     let mut guess = guess.clamp(lo, hi);
@@ -267,7 +292,7 @@ fn converge(
     while lo < hi {
         bounds(lo, hi);
         let beta = next_beta(lo, hi, guess, streak, bisect);
-        let r = test(beta);
+        let r = test(beta, expects_high(beta, guess, streak, bisect));
         let overshot = streak.abs() >= STEP_AFTER;
         if r < beta {
             hi = r.max(lo);
@@ -281,6 +306,27 @@ fn converge(
         guess = r;
     }
     lo
+}
+
+/// Whether MTD(f)'s test at `beta` is expected to fail high (`>= beta`),
+/// with [`next_beta`]'s arguments: while its steps climb or descend (a
+/// streak of [`STEP_AFTER`] or more tests that moved one bound), the way
+/// they go; otherwise, whether the last result `guess`, taken as the
+/// value, reaches `beta`. After a test that failed high at `r`, plain
+/// MTD(f) tests `r + 1` and expects the value to be `r`: low; after one
+/// that failed low at `r`, it tests `r`: high.
+///
+/// Only a hint: the games whose positions can repeat search first with
+/// the horizon failing the side expected to win the test, whose result
+/// is then a true bound ([`Solver::test`]).
+fn expects_high(beta: i32, guess: i32, streak: i32, bisect: bool) -> bool {
+    if !bisect && streak >= STEP_AFTER {
+        true
+    } else if !bisect && streak <= -STEP_AFTER {
+        false
+    } else {
+        guess >= beta
+    }
 }
 
 /// Tests in a row that must have moved the bounds the same way before
@@ -591,7 +637,7 @@ impl Solver {
                 &self.table,
                 &self.progress.shared,
                 pos,
-                |beta| self.test::<R>(pos, beta),
+                |beta, high| self.test::<R>(pos, beta, high),
                 |lo, hi| self.proven(captured + lo, captured + hi),
             )
         });
@@ -614,12 +660,20 @@ impl Solver {
     ///
     /// In the games whose positions can repeat, with a horizon
     /// ([`Options::horizon`]): searched to the horizon twice, first with
-    /// the horizon failing the side to move, then its opponent, until a
-    /// result is a true bound (`cycles`, "Horizons"): one that did not
-    /// depend on the horizon, or one that favours the side the horizon
-    /// failed. Then twice as far, and so on; the stack guard still ends a
-    /// search that goes deeper than the threads' stacks.
-    fn test<R: Rules>(&self, pos: &Position, beta: i32) -> i32 {
+    /// the horizon failing the side expected to win the test (the side to
+    /// move when `high`, the test expected to fail high), then the other,
+    /// until a result is a true bound (`cycles`, "Horizons"): one that did
+    /// not depend on the horizon, or one that favours the side the horizon
+    /// failed. Then farther ([`next_horizon`]), and so on; the stack guard
+    /// still ends a search that goes deeper than the threads' stacks.
+    ///
+    /// The expected winner first: when the expectation holds, one search
+    /// a round answers. On issue 20's Akon position `N
+    /// 2,2,2,2,0,1,0/2,5,1,1,1,2,0 24-25` (databases to 8), the test that
+    /// failed low at 32 plies cost 107 M nodes failing the side to move
+    /// and then 82 M failing the opponent; opponent first, 126 M
+    /// (`data/cycles.md`, "Stop 44").
+    fn test<R: Rules>(&self, pos: &Position, beta: i32, high: bool) -> i32 {
         let shared = &self.progress.shared;
         self.pool.install(|| {
             if !R::CYCLIC || self.horizon == 0 {
@@ -629,9 +683,12 @@ impl Solver {
                 return v;
             }
             let me = pos.to_move() as u8;
+            // The side expected to win the test first: the horizon
+            // failing it, its result is a true bound if it does win.
+            let first = if high { me } else { 1 - me };
             let mut horizon = self.horizon;
             loop {
-                for fails in [me, 1 - me] {
+                for fails in [first, 1 - first] {
                     let mut s = Searcher::<R>::new(&self.table, shared);
                     s.horizon = horizon;
                     s.fails = Some(fails);
@@ -641,7 +698,7 @@ impl Solver {
                         return v;
                     }
                 }
-                horizon = horizon.saturating_mul(HORIZON_GROWTH);
+                horizon = next_horizon(horizon);
             }
         })
     }
@@ -673,10 +730,10 @@ impl Solver {
             let c = crate::games::move_gain(pos, child);
             let keeps = if child.to_move() == pos.to_move() {
                 // Needs g(child) >= gain - c.
-                self.test::<R>(child, gain - c) >= gain - c
+                self.test::<R>(child, gain - c, true) >= gain - c
             } else {
                 // Needs g(child) <= c - gain.
-                self.test::<R>(child, c - gain + 1) <= c - gain
+                self.test::<R>(child, c - gain + 1, false) <= c - gain
             };
             if keeps || self.progress.shared.stop.load(Ordering::Relaxed) {
                 return Some(*m);
@@ -783,8 +840,8 @@ mod tests {
 
     /// A test of the null window `(beta - 1, beta)` around `value` that
     /// gives away as little as fail-soft allows: `beta` or `beta - 1`.
-    fn stingy(value: i32, calls: &mut u32) -> impl FnMut(i32) -> i32 + '_ {
-        move |beta| {
+    fn stingy(value: i32, calls: &mut u32) -> impl FnMut(i32, bool) -> i32 + '_ {
+        move |beta, _| {
             *calls += 1;
             if value >= beta {
                 beta
@@ -825,9 +882,9 @@ mod tests {
             -100,
             100,
             guess,
-            |beta| {
+            |beta, high| {
                 betas.push(beta);
-                test(beta)
+                test(beta, high)
             },
             |_, _| {},
         );
@@ -848,6 +905,34 @@ mod tests {
             thresholds(-30, -2),
             [-2, -3, -4, -6, -10, -18, -34, -26, -30, -28, -29]
         );
+    }
+
+    #[test]
+    fn horizons_grow_by_short_steps_then_by_a_quarter_and_stay_even() {
+        let mut h = DEFAULT_HORIZON;
+        let mut seen = vec![h];
+        while h < 100 {
+            h = next_horizon(h);
+            seen.push(h);
+        }
+        assert_eq!(seen, [16, 20, 24, 28, 32, 40, 50, 62, 76, 94, 116]);
+        for h in 0..10_000 {
+            let next = next_horizon(h);
+            assert!(next > h && next % 2 == 0, "{h} -> {next}");
+        }
+        assert_eq!(next_horizon(usize::MAX), usize::MAX & !1);
+    }
+
+    #[test]
+    fn tests_are_expected_to_fail_the_way_mtdf_goes() {
+        // Plain steps: the last result taken as the value.
+        assert!(!expects_high(4, 3, 1, false));
+        assert!(expects_high(3, 3, -1, false));
+        // Long steps: the way they climb or descend.
+        assert!(expects_high(10, 6, STEP_AFTER, false));
+        assert!(!expects_high(-10, -6, -STEP_AFTER, false));
+        // Bisection: the last result again.
+        assert!(!expects_high(10, 6, STEP_AFTER, true));
     }
 
     #[test]
