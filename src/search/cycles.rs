@@ -97,8 +97,9 @@
 //! favours `P` or is untainted; otherwise the test with `P` the other
 //! side, when its result favours that side or is untainted; otherwise
 //! both again with a farther horizon (`Solver::test`). Which side comes
-//! first changes only the cost: the one MTD(f) expects to win the test. Once the horizon lies beyond every path the
-//! search takes, nothing is tainted, and the rounds end. Components leave
+//! first changes only the cost (the side MTD(f) expects to win the test
+//! does). Once the horizon lies beyond every path the search takes,
+//! nothing is tainted, and the rounds end. Components leave
 //! no drafts (their tainted results that do not favour `P` are dropped).
 //!
 //! **Memory.** Open nodes cost about 150 bytes each (their key, map entry

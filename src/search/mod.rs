@@ -50,7 +50,8 @@ pub const DEFAULT_STACK_BYTES: usize = 1 << 30;
 pub const DEFAULT_HORIZON: usize = 16;
 
 /// Each further round of a test's horizons looks this many plies
-/// farther up to 8 times as far, then a quarter farther ([`next_horizon`]).
+/// farther, up to a horizon of 8 such steps (32 plies); then a quarter
+/// farther ([`next_horizon`]).
 const HORIZON_STEP: usize = 4;
 
 /// The horizon of a test's round after one at `horizon` plies: 16, 20,
@@ -66,8 +67,8 @@ const HORIZON_STEP: usize = 4;
 /// (38.9 and 40.0 s) with steps of 4, 64.2 M and 65.7 M (44.8 and 48.6 s)
 /// doubling, 70.6 M and 96.8 M (46.6 and 58.5 s) a quarter farther from
 /// the start (`data/cycles.md`, "Stop 44"). Geometric steps later, so
-/// that a line hundreds of plies long (Awari's forced sowings) takes a
-/// few dozen rounds, not a hundred.
+/// that a test whose answer lies hundreds of plies deep takes a few
+/// dozen rounds, not a hundred.
 fn next_horizon(horizon: usize) -> usize {
     let step = if horizon < 8 * HORIZON_STEP {
         HORIZON_STEP
@@ -238,7 +239,8 @@ impl Progress {
 /// MTD(f): the exact future gain of `pos` from null-window tests.
 /// `test(beta, high)` must return a fail-soft bound for the window
 /// `(beta - 1, beta)`, where `high` says which way the test is expected
-/// to fail (high: `>= beta`; [`expects_high`]); `bounds(lo, hi)` hears the bounds as they narrow. The
+/// to fail (high: `>= beta`; [`expects_high`]); `bounds(lo, hi)` hears
+/// the bounds as they narrow. The
 /// search starts from the table's bounds, within the exact `|g| <= board`,
 /// and from the table's lower bound as its first guess; when the table knows
 /// nothing, from a shallow search's estimate. A board the databases of `shared` cover needs no
@@ -728,6 +730,8 @@ impl Solver {
         let (head, tail) = moves.split_at(first);
         for (m, child) in tail.iter().chain(head) {
             let c = crate::games::move_gain(pos, child);
+            // Each test is expected to show that the move keeps the
+            // value (the table's move, tested first, usually does).
             let keeps = if child.to_move() == pos.to_move() {
                 // Needs g(child) >= gain - c.
                 self.test::<R>(child, gain - c, true) >= gain - c
