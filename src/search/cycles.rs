@@ -99,8 +99,8 @@
 //! both again with a farther horizon (`Solver::test`). Which side comes
 //! first changes only the cost (the side MTD(f) expects to win the test
 //! does). Once the horizon lies beyond every path the search takes,
-//! nothing is tainted, and the rounds end. Components leave
-//! no drafts (their tainted results that do not favour `P` are dropped).
+//! nothing is tainted, and the rounds end. Components leave no drafts
+//! (their tainted results that do not favour `P` are dropped).
 //!
 //! **Memory.** Open nodes cost about 150 bytes each (their key, map entry
 //! and edges) and are freed as their component closes; the number open at
