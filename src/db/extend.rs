@@ -240,10 +240,17 @@ pub fn plan_within<R: Rules>(
 /// - in a game whose positions can repeat, every level up to the
 ///   position's ([`plan`]); when those are estimated at more than
 ///   [`CYCLIC_LEVELS_SECONDS`] (or do not fit), first the lowest of them
-///   that build within those seconds ([`plan_within`]): a search whose
-///   lines fall to few seeds needs no more, and the whole build, minutes
-///   for `akon:7x5` at 18 seeds, is left to the searches that still do not
-///   answer;
+///   that build within those seconds ([`plan_within`]), then the lowest
+///   within [`STAGE_GROWTH`] times those seconds, and so on, as long as
+///   each stage adds a level and they fit `memory_bytes`; the whole plan,
+///   if it fits, comes last. A search whose lines fall to few seeds needs
+///   no more than the first; a position that needs the levels to some
+///   `k` gets them after builds of at most [`STAGE_GROWTH`] times their
+///   own estimate, and searches before them of [`SEARCH_FIRST_SHARE`] of
+///   that, instead of searching on with the first stage's levels for
+///   ever (issue 20's `akon:7x5` positions of 21 seeds, databases to 8:
+///   with levels to 13 no answer in 120 s, with levels to 15 in 21 and 66
+///   s; the whole, to 21 seeds, does not fit 2 GiB);
 /// - in Kalah, the small levels that build within about
 ///   [`ACYCLIC_LEVELS_SECONDS`].
 pub fn stages<R: Rules>(
@@ -260,15 +267,42 @@ pub fn stages<R: Rules>(
             .collect();
     }
     let whole = plan::<R>(n, from, top, memory_bytes);
-    if whole
-        .as_ref()
-        .is_some_and(|w| w.seconds(threads) <= CYCLIC_LEVELS_SECONDS)
-    {
-        return whole.into_iter().collect();
+    let mut out: Vec<Plan> = Vec::new();
+    let mut seconds = CYCLIC_LEVELS_SECONDS;
+    // Each round either ends or doubles `seconds`; the plans within them
+    // stop growing once the next level does not fit `memory_bytes` (or
+    // every level below `top` is planned), which ends the rounds.
+    loop {
+        if whole.as_ref().is_some_and(|w| w.seconds(threads) <= seconds) {
+            break;
+        }
+        let within = plan_within::<R>(n, from, top, memory_bytes, threads, seconds);
+        if let Some(p) = within {
+            if out.last().is_none_or(|last| p.top > last.top) {
+                out.push(p);
+            }
+        }
+        // The next level a larger stage would add, beside those planned.
+        let mut planned = out.last().cloned().unwrap_or_else(|| Plan::empty(from));
+        let next = reachable_levels::<R>(from, top)
+            .into_iter()
+            .find(|k| !planned.levels.contains(k));
+        match next {
+            // Every level below `top` is planned: the whole comes next.
+            Some(k) if k < top && planned.add::<R>(n, k, memory_bytes).is_some() => {
+                seconds *= STAGE_GROWTH
+            }
+            // Or the next level does not fit beside those planned.
+            _ => break,
+        }
     }
-    let low = plan_within::<R>(n, from, top, memory_bytes, threads, CYCLIC_LEVELS_SECONDS);
-    low.into_iter().chain(whole).collect()
+    out.extend(whole);
+    out
 }
+
+/// How much longer (in estimated seconds of the whole build so far) each
+/// stage of [`stages`] is than the one before.
+pub const STAGE_GROWTH: f64 = 2.0;
 
 impl Plan {
     /// What is left of this plan once `built` (a plan of its lowest
@@ -587,27 +621,52 @@ mod tests {
 
     #[test]
     fn games_that_repeat_build_their_lowest_levels_first_when_the_whole_is_long() {
-        use crate::games::Akon;
+        use crate::games::{Akon, Anywoli};
         let gib = 2 << 30;
         // akon:7x5 at 18 seeds above databases to 8: levels 9 to 18 (471 M
-        // boards, minutes); first 9 to 13, within the seconds.
+        // boards, minutes); first 9 to 13, within the seconds, then the
+        // lowest within twice the seconds at each stage, then the whole.
         let s = stages::<Akon>(7, 9, 18, gib, 2);
-        assert_eq!(s.len(), 2);
+        let tops: Vec<usize> = s.iter().map(|p| p.top).collect();
+        assert_eq!(tops, [13, 14, 15, 16, 17, 18]);
         assert_eq!(s[0].levels, (9..=13).collect::<Vec<_>>());
         assert!(s[0].seconds(2) <= CYCLIC_LEVELS_SECONDS);
-        assert_eq!(s[1], plan::<Akon>(7, 9, 18, gib).unwrap());
-        assert!(s[1].seconds(2) > CYCLIC_LEVELS_SECONDS);
-        // What the second stage still builds, and the quarter of its
+        let mut seconds = CYCLIC_LEVELS_SECONDS;
+        for (stage, next) in s.iter().zip(&s[1..]) {
+            // Each stage holds the one before, and is within twice its
+            // seconds; the next level more would not be.
+            assert!(stage.levels.iter().all(|k| next.levels.contains(k)));
+            assert!(stage.seconds(2) <= seconds);
+            assert!(next.seconds(2) > seconds);
+            seconds *= STAGE_GROWTH;
+            assert!(stage.peak_bytes <= gib && stage.from == 9);
+        }
+        assert_eq!(s[5], plan::<Akon>(7, 9, 18, gib).unwrap());
+        // What a later stage still builds, and the quarter of its
         // estimate searched before it.
-        let rest = s[1].above(&s[0]);
-        assert_eq!(rest.levels, (14..=18).collect::<Vec<_>>());
-        assert_eq!(rest.boards, s[1].boards - s[0].boards);
-        assert!((rest.seconds(2) + s[0].seconds(2) - s[1].seconds(2)).abs() < 1e-9);
+        let rest = s[5].above(&s[4]);
+        assert_eq!(rest.levels, [18]);
+        assert_eq!(rest.boards, s[5].boards - s[4].boards);
+        assert!((rest.seconds(2) + s[4].seconds(2) - s[5].seconds(2)).abs() < 1e-9);
         assert_eq!(rest.search_first(2), rest.seconds(2) * SEARCH_FIRST_SHARE);
-        // At 21 seeds the whole does not fit 2 GiB: the lowest levels only.
+        // At 21 seeds the whole does not fit 2 GiB: the stages go on as
+        // long as the next level fits beside those before (to 19).
         let s = stages::<Akon>(7, 9, 21, gib, 2);
-        assert_eq!(s.len(), 1);
-        assert_eq!(s[0].levels, (9..=13).collect::<Vec<_>>());
+        let tops: Vec<usize> = s.iter().map(|p| p.top).collect();
+        assert_eq!(tops, [13, 14, 15, 16, 17, 18, 19]);
+        assert!(plan::<Akon>(7, 9, 20, gib).is_none());
+        // With less room, fewer (the builds of the larger levels take a
+        // slower way within less room, but level 13 does not fit 32 MiB
+        // beside those to 12).
+        let s = stages::<Akon>(7, 9, 21, gib / 64, 2);
+        assert!(s.iter().all(|p| p.peak_bytes <= gib / 64));
+        assert_eq!(s.last().map(|p| p.top), Some(12));
+        // Anywoli's level 9 alone takes longer than the first stage's
+        // seconds: it is built alone, then with the next (it takes fours:
+        // levels 13 to 15 are never met from 16 seeds).
+        let s = stages::<Anywoli>(12, 9, 16, gib, 2);
+        let levels: Vec<Vec<usize>> = s.iter().map(|p| p.levels.clone()).collect();
+        assert_eq!(levels, [vec![9], vec![9, 10], vec![9, 10, 11]]);
         // A whole build within the seconds comes alone.
         let s = stages::<Awari>(6, 9, 12, gib, 2);
         assert_eq!(s, vec![plan::<Awari>(6, 9, 12, gib).unwrap()]);

@@ -182,9 +182,11 @@ pub struct SearchArgs {
     /// missing levels, build them in memory, within MB at the peak (and
     /// within --tt-mb; the table then shrinks by what they keep), and probe
     /// them; when that build would take more than about 12 s or not fit,
-    /// first the lowest levels that build within 12 s, in the same way, and
-    /// the rest only if the search with them still has not finished within
-    /// a quarter of the rest's estimate. Kalah: when a search has not finished within half the
+    /// first the lowest levels that build within 12 s, in the same way,
+    /// then, each time the search with the levels built so far has not
+    /// finished within a quarter of the next stage's estimate, the lowest
+    /// within twice the seconds of the stage before, as long as they fit,
+    /// and last the whole. Kalah: when a search has not finished within half the
     /// estimated time, build the levels above the databases (from 0
     /// without them) that take about 2 s, and search again with them. 0:
     /// never. Default: the table's size (--tt-mb).
