@@ -451,7 +451,10 @@ fn a_cycle_region_above_the_limit_is_a_clear_error() {
 fn a_solve_deeper_than_its_stack_says_so_and_how_to_give_it_more() {
     // One MiB of stack holds a few hundred plies; Awari's start goes deeper
     // at once along the long capture-free paths its positions allow, when
-    // no horizon holds the search back (`--horizon 0`).
+    // no horizon holds the search back (`--horizon 0`). No levels built
+    // in memory (`--extend-mb 0`): a search that fails for want of stack
+    // goes on to the next stage's build, and the stages go on to the
+    // memory allowed (minutes) before the last search fails.
     let err = assert_bad(&[
         "solve",
         "--game",
@@ -461,6 +464,8 @@ fn a_solve_deeper_than_its_stack_says_so_and_how_to_give_it_more() {
         "--stack-mb",
         "1",
         "--horizon",
+        "0",
+        "--extend-mb",
         "0",
         "--quiet",
     ]);

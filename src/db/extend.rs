@@ -246,11 +246,13 @@ pub fn plan_within<R: Rules>(
 ///   if it fits, comes last. A search whose lines fall to few seeds needs
 ///   no more than the first; a position that needs the levels to some
 ///   `k` gets them after builds of at most [`STAGE_GROWTH`] times their
-///   own estimate, and searches before them of [`SEARCH_FIRST_SHARE`] of
-///   that, instead of searching on with the first stage's levels for
-///   ever (issue 20's `akon:7x5` positions of 21 seeds, databases to 8:
-///   with levels to 13 no answer in 120 s, with levels to 15 in 21 and 66
-///   s; the whole, to 21 seeds, does not fit 2 GiB);
+///   own estimate, and searches before each later stage below the whole
+///   of [`LATER_SEARCH_SHARE`] of the estimate of every level to it
+///   (before the whole, [`SEARCH_FIRST_SHARE`] of what it adds), instead
+///   of searching on with the first stage's levels for ever (issue 20's
+///   `akon:7x5` positions of 21 seeds, databases to 8: with levels to 13
+///   no answer in 120 s, with levels to 15 in 21 and 66 s; the whole, to
+///   21 seeds, does not fit 2 GiB);
 /// - in Kalah, the small levels that build within about
 ///   [`ACYCLIC_LEVELS_SECONDS`].
 pub fn stages<R: Rules>(
@@ -273,7 +275,10 @@ pub fn stages<R: Rules>(
     // stop growing once the next level does not fit `memory_bytes` (or
     // every level below `top` is planned), which ends the rounds.
     loop {
-        if whole.as_ref().is_some_and(|w| w.seconds(threads) <= seconds) {
+        if whole
+            .as_ref()
+            .is_some_and(|w| w.seconds(threads) <= seconds)
+        {
             break;
         }
         let within = plan_within::<R>(n, from, top, memory_bytes, threads, seconds);
@@ -296,9 +301,39 @@ pub fn stages<R: Rules>(
             _ => break,
         }
     }
+    // A later stage below the whole searches first for
+    // [`LATER_SEARCH_SHARE`] of the seconds of every level to it, not of
+    // those it adds ([`Plan::search_first`] takes its share of what is
+    // left to build). The whole, once built, answers by a probe: a
+    // quarter of what it adds, as before.
+    for i in 1..out.len() {
+        let (all, before) = (out[i].thread_seconds, out[i - 1].thread_seconds);
+        if all > before {
+            out[i].search_share = LATER_SEARCH_SHARE * all / (all - before);
+        }
+    }
     out.extend(whole);
     out
 }
+
+/// The share of the estimated seconds of every level to a later stage of
+/// [`stages`] (not the first) that a solve searches, with the levels of
+/// the stages before, before it builds that stage. More than the first
+/// stage's [`SEARCH_FIRST_SHARE`]: the first stage's levels are those a
+/// search from most positions needs, and a search with them that has not
+/// answered yet usually answers before the next levels would pay for
+/// their build. `akon:7x5`, 21 seeds, databases to 8 (2 threads): with the
+/// levels to 13 the search answered 13 of 18 random positions within 60
+/// s (up to 33 s of search after the build). Building the next stage
+/// after a quarter of its own estimate (2.7 s of search) answered 11 of
+/// them within 60 s, after as long as its build (11 s) 11 too: the
+/// searches with levels to 14 are not much shorter. With twice the
+/// estimate of the levels to 14 (42 s), 12; with 2.5 times (52 s) a
+/// solve that the first stage's levels answer within a minute is not
+/// slowed by the next, and those they do not answer get the next levels:
+/// `S 2,0,3,0,0,0,1/2,5,2,1,0,2,3 24-25`, no answer in 120 s with levels
+/// to 13, answers with levels to 14 in 63 s of search, to 15 in 21 s.
+pub const LATER_SEARCH_SHARE: f64 = 2.5;
 
 /// How much longer (in estimated seconds of the whole build so far) each
 /// stage of [`stages`] is than the one before.
@@ -642,12 +677,19 @@ mod tests {
             assert!(stage.peak_bytes <= gib && stage.from == 9);
         }
         assert_eq!(s[5], plan::<Akon>(7, 9, 18, gib).unwrap());
-        // What a later stage still builds, and the quarter of its
-        // estimate searched before it.
+        // The first stage searches first for a quarter of its estimate.
+        assert_eq!(s[0].search_first(2), s[0].seconds(2) * SEARCH_FIRST_SHARE);
+        // What a later stage still builds, and the search before it: 2.5
+        // times the estimate of every level to it (below the whole).
         let rest = s[5].above(&s[4]);
         assert_eq!(rest.levels, [18]);
         assert_eq!(rest.boards, s[5].boards - s[4].boards);
         assert!((rest.seconds(2) + s[4].seconds(2) - s[5].seconds(2)).abs() < 1e-9);
+        for (stage, next) in s[..5].iter().zip(&s[1..5]) {
+            let first = next.above(stage).search_first(2);
+            assert!((first - next.seconds(2) * LATER_SEARCH_SHARE).abs() < 1e-6);
+        }
+        // The whole, a quarter of what it adds.
         assert_eq!(rest.search_first(2), rest.seconds(2) * SEARCH_FIRST_SHARE);
         // At 21 seeds the whole does not fit 2 GiB: the stages go on as
         // long as the next level fits beside those before (to 19).

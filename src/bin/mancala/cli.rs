@@ -184,9 +184,10 @@ pub struct SearchArgs {
     /// them; when that build would take more than about 12 s or not fit,
     /// first the lowest levels that build within 12 s, in the same way,
     /// then, each time the search with the levels built so far has not
-    /// finished within a quarter of the next stage's estimate, the lowest
-    /// within twice the seconds of the stage before, as long as they fit,
-    /// and last the whole. Kalah: when a search has not finished within half the
+    /// finished within 2.5 times the estimate of every level to the next
+    /// stage, the lowest within twice the seconds of the stage before, as
+    /// long as they fit, and last the whole (after a quarter of what it
+    /// adds). Kalah: when a search has not finished within half the
     /// estimated time, build the levels above the databases (from 0
     /// without them) that take about 2 s, and search again with them. 0:
     /// never. Default: the table's size (--tt-mb).
