@@ -293,11 +293,12 @@ pub fn stages<R: Rules>(
             .into_iter()
             .find(|k| !planned.levels.contains(k));
         match next {
-            // Every level below `top` is planned: the whole comes next.
+            // It fits beside those planned: a longer stage may add it.
             Some(k) if k < top && planned.add::<R>(n, k, memory_bytes).is_some() => {
                 seconds *= STAGE_GROWTH
             }
-            // Or the next level does not fit beside those planned.
+            // Every level below `top` is planned (the whole comes next),
+            // or the next does not fit.
             _ => break,
         }
     }
@@ -328,7 +329,7 @@ pub fn stages<R: Rules>(
 /// after a quarter of its own estimate (2.7 s of search) answered 11 of
 /// them within 60 s, after as long as its build (11 s) 11 too: the
 /// searches with levels to 14 are not much shorter. With twice the
-/// estimate of the levels to 14 (42 s), 12; with 2.5 times (52 s) a
+/// estimate of the levels to 14 (42 s), 12 of 18; with 2.5 times (52 s) a
 /// solve that the first stage's levels answer within a minute is not
 /// slowed by the next, and those they do not answer get the next levels:
 /// `S 2,0,3,0,0,0,1/2,5,2,1,0,2,3 24-25`, no answer in 120 s with levels

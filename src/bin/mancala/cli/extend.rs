@@ -2,7 +2,8 @@
 //! while, then build levels in memory and probe them
 //! (`mancala::db::extend`): in the games whose positions can repeat, the
 //! levels that build in about 12 s, then those within twice the seconds
-//! at each stage, then the missing levels up to the position's; in Kalah, the small levels that build in about 2 s.
+//! at each stage, then the missing levels up to the position's; in
+//! Kalah, the small levels that build in about 2 s.
 
 use super::{CliError, SearchArgs};
 use mancala::db::extend::{self, Extended, Plan};
