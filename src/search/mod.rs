@@ -14,6 +14,7 @@
 //! ```
 
 pub mod cycles;
+mod drafts;
 mod estimate;
 pub mod negamax;
 mod stack;

@@ -39,6 +39,7 @@
 
 use super::cycles::PENDING;
 use super::cycles::{favours, Cycles, Entered, NO_LOW};
+use super::drafts::{Draft, Drafts};
 use super::tt::{Stored, Table, NO_MOVE, PASS_CODE};
 use crate::db::probe::Tablebase;
 use crate::games::{final_gain, move_gain, Move, MoveList, Rules, MAX_MOVES};
@@ -125,11 +126,6 @@ const SPLIT_MIN_WORK: u8 = 12;
 /// sibling that cut makes the others' work useless, and the subtrees of
 /// deep splits are often smaller than [`CHECK_EVERY`].
 const CUTOFF_CHECK_EVERY: u64 = 64;
-
-/// Drafts a searcher keeps at most ([`Draft`]); all are dropped when
-/// there would be more (about 64 MB at the peak; a dropped draft is only
-/// searched again).
-const MAX_DRAFTS: usize = 1 << 20;
 
 /// Nodes between checks of the stop flag and updates of shared counters.
 const CHECK_EVERY: u64 = 4096;
@@ -347,8 +343,9 @@ pub(crate) struct Searcher<'a, R: Rules> {
     /// Results that leaned on a horizon and do not favour
     /// [`Self::fails`]: not true bounds, but what a search with the same
     /// horizon would find again (keyed by the board and whether its mover
-    /// is the side the horizons fail).
-    drafts: std::collections::HashMap<(PackedBoard, bool), Draft>,
+    /// is the side the horizons fail; a cache that may lose any of them,
+    /// [`super::drafts`]).
+    drafts: Drafts,
     /// Nodes searched by this searcher.
     pub(crate) nodes: u64,
     unflushed: u64,
@@ -508,6 +505,12 @@ impl<'a, R: Rules> Searcher<'a, R> {
             }
             key
         };
+        // Whether the side the horizon fails moves here.
+        let fails_here = Some(pos.to_move() as u8) == self.fails;
+        if let (true, Some(k)) = (R::CYCLIC, key) {
+            // Its miss to memory overlaps the table's.
+            self.drafts.prefetch(k, fails_here);
+        }
         let mut best_code = NO_MOVE;
         let mut known_work = 0u8;
         // The table holds true values (never path-dependent ones), so it
@@ -531,11 +534,9 @@ impl<'a, R: Rules> Searcher<'a, R> {
             return final_gain(pos, score);
         }
         let moves = &f.moves;
-        // Whether the side the horizon fails moves here.
-        let fails_here = Some(pos.to_move() as u8) == self.fails;
-        if R::CYCLIC && !self.drafts.is_empty() {
+        if R::CYCLIC {
             if let Some(k) = key {
-                if let Some(d) = self.drafts.get(&(k, fails_here)) {
+                if let Some(d) = self.drafts.get(k, fails_here) {
                     if d.remaining as usize >= self.horizon.saturating_sub(self.depth)
                         && ((d.v < d.beta && d.v < beta) || (d.v >= d.beta && d.v >= beta))
                     {
@@ -796,11 +797,9 @@ impl<'a, R: Rules> Searcher<'a, R> {
             };
             self.store(k, stored);
         } else if let (Some(k), true) = (key, self.horizon != usize::MAX) {
-            if self.drafts.len() >= MAX_DRAFTS {
-                self.drafts.clear();
-            }
             self.drafts.insert(
-                (k, fails_here),
+                k,
+                fails_here,
                 Draft {
                     beta,
                     remaining: self.horizon.saturating_sub(self.depth) as u32,
@@ -937,14 +936,6 @@ impl<R: Rules> Searcher<'_, R> {
         }
         best.map(|(v, m, t)| (v, m, Taint { any, best: t }))
     }
-}
-
-/// A result that leaned on a horizon (`Searcher::drafts`): for the
-/// threshold `beta`, found with `remaining` plies to the horizon.
-struct Draft {
-    beta: i32,
-    remaining: u32,
-    v: i32,
 }
 
 /// Whether the results of a split search's moves leaned on a horizon: any
