@@ -71,15 +71,15 @@ const _: () = assert!(widest_standard_game() <= KEY_BITS);
 /// The key of `bins` after the side bit (the caller checked with [`fits`]
 /// that they fit).
 ///
-/// Every bit of the key from the side bit's up to its last is a one but
-/// the separators, so the key is that run of ones with the separators
-/// cleared: each separator is one bit of one of two words, set by shifts
-/// of 64-bit words (a search makes a key at nearly every node; shifting
-/// each count's ones into a `u128` took a fifth of an Anywoli search).
+/// Every bit of the key above the side bit's, up to its last, is a one
+/// except the separators, so the key is that run of ones with the
+/// separators cleared, each separator one bit of one of two 64-bit words
+/// (a search makes a key at nearly every node; shifting each count's ones
+/// into a `u128` took a fifth of an Anywoli search).
 #[inline]
 fn pack(side: Side, bins: impl Iterator<Item = u8>) -> u128 {
-    // `at` is the separator after the bin just read: the bits of the side
-    // and of the bins before it, and the bin's seeds.
+    // After each bin, `at` is where its separator goes: past the side's
+    // bit, the seeds of the bins read and the separators between them.
     let mut at = 0usize;
     let (mut low, mut high) = (0u64, 0u64);
     for c in bins {
@@ -290,7 +290,7 @@ mod tests {
             state ^= state << 17;
             state
         };
-        for round in 0..20_000 {
+        for round in 0..20_000u32 {
             let bins = 2 + (next() % 31) as usize;
             let room = KEY_BITS - SIDE_BITS - (bins - 1);
             // Every fourth key full: its seeds take all the room left.
