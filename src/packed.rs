@@ -80,7 +80,7 @@ const _: () = assert!(widest_standard_game() <= KEY_BITS);
 fn pack(side: Side, bins: impl Iterator<Item = u8>) -> u128 {
     // After each bin, `at` is where its separator goes: past the side's
     // bit, the seeds of the bins read and the separators between them.
-    let mut at = 0usize;
+    let mut at = SIDE_BITS - 1;
     let (mut low, mut high) = (0u64, 0u64);
     for c in bins {
         at += usize::from(c) + 1;

@@ -88,10 +88,12 @@
 //! (with the magnitudes of the results it rests on). A tainted result that
 //! does not favour `P` may be an artefact of the horizon: it never enters
 //! the table. The searcher keeps it as a *draft* for the rest of the
-//! search with the same horizon, and returns it when the same position is
-//! met again with no more plies left to the horizon: a draft too never
-//! favours `P` wrongly (it is one), so the induction holds with drafts. An
-//! untainted result is true whatever it favours.
+//! search with the same horizon (in a cache that may drop it, since a
+//! draft dropped is only searched again: `search/drafts.rs`), and returns
+//! it when the same position is met again with no more plies left to the
+//! horizon: a draft too never favours `P` wrongly (it is one), so the
+//! induction holds with drafts. An untainted result is true whatever it
+//! favours.
 //!
 //! So the test at the root, with `P` one side, is answered when its result
 //! favours `P` or is untainted; otherwise the test with `P` the other
