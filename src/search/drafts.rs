@@ -45,7 +45,7 @@ const GROW_EVERY: usize = 2;
 
 /// A result that leaned on a horizon: for the threshold `beta`, found with
 /// `remaining` plies to the horizon.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Draft {
     pub(crate) beta: i32,
     pub(crate) remaining: u32,
@@ -58,9 +58,7 @@ pub(crate) struct Draft {
 struct Slot {
     key: u128,
     tag: u32,
-    beta: i32,
-    remaining: u32,
-    v: i32,
+    draft: Draft,
 }
 
 impl Slot {
@@ -94,11 +92,7 @@ impl Drafts {
         }
         let tag = tag(fails_here);
         let b = &self.buckets[self.bucket(key, fails_here)];
-        b.0.iter().find(|s| s.holds(key, tag)).map(|s| Draft {
-            beta: s.beta,
-            remaining: s.remaining,
-            v: s.v,
-        })
+        b.0.iter().find(|s| s.holds(key, tag)).map(|s| s.draft)
     }
 
     /// Asks the processor for the bucket of `key` and `fails_here`, which
@@ -122,9 +116,7 @@ impl Drafts {
         let new = Slot {
             key: key.0,
             tag: tag(fails_here),
-            beta: draft.beta,
-            remaining: draft.remaining,
-            v: draft.v,
+            draft,
         };
         let b = &mut self.buckets[i].0;
         if b[1].holds(key, new.tag) {
