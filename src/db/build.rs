@@ -99,6 +99,10 @@ pub struct Progress {
     /// Bytes this rank sent to the others (builds on several ranks: news
     /// of [`super::propagate`], bounds of the sweeps).
     pub sent: AtomicU64,
+    /// Whether the edges were recorded from the last sweep's moves rather
+    /// than by generating them again ([`super::edges`], "Recording from
+    /// the last sweep").
+    pub forward: AtomicBool,
     /// Whether the level was built by sweeps alone, the sweeps reaching
     /// their fixed point before the edges fit their budget
     /// ([`super::edges`]).

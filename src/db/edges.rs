@@ -53,8 +53,10 @@
 //!    format of [`super::propagate`]: an exact board (`lo == hi`) as its
 //!    value with no quiet move to wait for, an open one with a marker
 //!    count.
-//! 3. **The recording pass** generates the moves of the open boards once
-//!    more (its random reads overlapped as the last paragraph of the
+//! 3. **The recording pass** goes over the moves of the open boards once
+//!    more: those the last sweep kept, where they fit the budget beside
+//!    the edges (below, "Recording from the last sweep"), else generated
+//!    again (its random reads overlapped as the last paragraph of the
 //!    module docs says). A quiet move to an exact child is worth an exact value and is
 //!    folded into `e(b)` as if it left the level; a quiet move to an open
 //!    child is counted and recorded as an edge `(parent, same mover)` in a
@@ -76,8 +78,8 @@
 //! The exact values the sweeps found are the true values (`lo == hi` pins
 //! both fixed points), so the thresholds start from a correct partial
 //! solution and reach the same least closed sets. Each open board's moves
-//! are generated once per sweep and once more to record; no unmove is
-//! generated.
+//! are generated once per sweep, and once more to record unless the last
+//! sweep kept them; no unmove is generated.
 //!
 //! # The layout of the edges: four bytes each
 //!
@@ -125,11 +127,49 @@
 //! The recorded edges take four bytes each (eight when overflowed), within
 //! a budget: what the memory allowed leaves beside the words, the bounds
 //! and the lower levels, at most [`MAX_EDGE_BYTES_PER_BOARD`] bytes a
-//! board of the level ([`edge_budget`]). It is announced in
-//! [`working_bytes`] and never exceeded: the sweeps go on until the sum
-//! of the bounds fits it, and the slots are exactly the bounds. So a small
+//! board of the level for the edges and [`MAX_FORWARD_BYTES_PER_BOARD`]
+//! more for the moves the last sweep keeps (below; [`edge_budget`]). It is
+//! announced in [`working_bytes`] and never exceeded: the sweeps go on
+//! until the sum of the bounds fits it (and [`MAX_EDGE_BYTES_PER_BOARD`] a
+//! board), and the slots are exactly the bounds. So a small
 //! memory only means more sweeps first (with no budget at all, the sweep
 //! build).
+//!
+//! # Recording from the last sweep
+//!
+//! A sweep that may be the last keeps, for each board it leaves open, the
+//! moves it found to children it read open (`child << 1 | same mover`,
+//! four bytes) after a header of four bytes: `e`, the best worth of the
+//! board's moves to children it read exact (its exits and the quiet moves
+//! to exact children), and how many moves follow. The recording then
+//! walks those instead of generating the moves again, and does what the
+//! generating recording does with them: a child exact by now is folded
+//! into `e`, an open one is recorded. The two agree because
+//!
+//! - the boards open after the last sweep are exactly those it kept, in
+//!   rank order within each chunk: only a board's own chunk writes its
+//!   bounds, after it read them, and the conversion and the recording do
+//!   not change which boards are open before the recording reaches them
+//!   (only a board's own chunk rewrites its word there too);
+//! - the moves kept are every move the generating recording would look
+//!   at twice: a child read exact by the sweep stays exact (a bound
+//!   never moves back), so its worth is already in `e` with the exits'; a
+//!   child read open is kept, and is folded or recorded by what it is at
+//!   the recording, as the generating recording does. The edges recorded
+//!   are among those the sweep counted, so the bounds still bound them.
+//!
+//! The kept moves live in one zero-filled mapping of at most the budget,
+//! filled chunk after chunk; when they do not fit, the sweep stops
+//! keeping them, and the recording generates. They are used only when
+//! they and the edges fit the budget together, and are dropped when the
+//! recording ends, so the peak stays within [`working_bytes`]: during the
+//! sweep they alone, during the recording they and the slots. The budget
+//! has room for them ([`MAX_FORWARD_BYTES_PER_BOARD`]) beside the edges.
+//! Measured on two threads (`db build`, the levels below on disk): Akon
+//! 7x5 level 14 (20.1 M boards, 0.885 open after one sweep, 2.27 edges
+//! a board) 8.27 s and 310 MB resident generating, 6.40 to 6.49 s and
+//! 572 MB from the sweep; Anywoli 2x12 level 9 (28.0 M boards, 0.971 open,
+//! 3.17 edges) 12.3 to 13.5 s and 478 MB, 9.8 s and 921 MB.
 //!
 //! # Shards
 //!
@@ -181,7 +221,9 @@ use crate::index::Indexer;
 use crate::mem::{prefetch, Atomics};
 use crate::position::Position;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{
+    AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering,
+};
 use std::sync::Mutex;
 
 /// Boards per parallel chunk of a forward pass.
@@ -212,9 +254,18 @@ pub const CAP: u8 = u8::MAX;
 /// moves (with 14 bytes, levels 11 and 12 needed a second sweep, and
 /// level 11 took 214 s against 175 s with 16). The budget is announced
 /// whole in the peak, so it is kept near what is used: level 12 (834 M
-/// boards) is then planned at 15,735 MiB, within the default `--memory`
-/// of 16,384.
+/// boards) was then planned at 15,735 MiB, within the default `--memory`
+/// of 16,384 (with [`MAX_FORWARD_BYTES_PER_BOARD`] beside it, the whole of
+/// that memory; the sweep's moves do not fit there, and are not kept).
 pub const MAX_EDGE_BYTES_PER_BOARD: u64 = 16;
+
+/// The most bytes per board a level's build may take beside
+/// [`MAX_EDGE_BYTES_PER_BOARD`] for the last sweep's moves, kept so that the
+/// recording need not generate them again (six bytes a board for two
+/// moves of an open board; see "Recording from the last sweep" in the
+/// module docs). Kept only when they fit beside the recorded edges, within
+/// the budget.
+pub const MAX_FORWARD_BYTES_PER_BOARD: u64 = 16;
 
 /// The fewest bytes of edges per board (two edges) with which
 /// [`super::Method::Auto`] builds a level by recorded edges (by sweeps
@@ -249,13 +300,16 @@ pub fn base_bytes(entries: u64) -> u64 {
     3 * entries + news_bytes(entries) + super::file::WRITE_PIECE as u64 + index_bytes(entries)
 }
 
-/// The bytes of edges a level of `entries` boards may record when its build
-/// may take `memory` bytes beyond the lower levels: what is left beside
-/// [`base_bytes`], at most [`MAX_EDGE_BYTES_PER_BOARD`] a board.
+/// The bytes of edges a level of `entries` boards may record (with the last
+/// sweep's moves, when they fit too) when its build may take `memory` bytes
+/// beyond the lower levels: what is left beside [`base_bytes`], at most
+/// [`MAX_EDGE_BYTES_PER_BOARD`] plus [`MAX_FORWARD_BYTES_PER_BOARD`] a
+/// board. The recorded edges alone never take more than
+/// [`MAX_EDGE_BYTES_PER_BOARD`] a board of it.
 pub fn edge_budget(entries: u64, memory: u64) -> u64 {
     memory
         .saturating_sub(base_bytes(entries))
-        .min(MAX_EDGE_BYTES_PER_BOARD.saturating_mul(entries))
+        .min((MAX_EDGE_BYTES_PER_BOARD + MAX_FORWARD_BYTES_PER_BOARD).saturating_mul(entries))
 }
 
 /// Bytes of working memory a build of a level of `entries` boards by
@@ -452,12 +506,13 @@ pub fn build_level<R: Rules>(
 ) -> Option<Solved> {
     let entries = Indexer::new(2 * n, k).map_or(0, |ix| ix.count());
     let limits = Limits::with_buffer(news_bytes(entries));
-    build_with::<R>(n, k, lower, progress, stop, limits, budget_bytes, CAP)
+    build_with::<R>(n, k, lower, progress, stop, limits, budget_bytes, CAP, true)
 }
 
 /// [`build_level`] with these shards and buffers, a budget of
-/// `budget_bytes` and a bound `cap` that marks a child overflowed (the
-/// tests make them tiny, to exercise every path).
+/// `budget_bytes`, a bound `cap` that marks a child overflowed (the
+/// tests make them tiny, to exercise every path) and, when `keep`, the
+/// recording from the last sweep's moves where they fit.
 #[allow(clippy::too_many_arguments)]
 fn build_with<R: Rules>(
     n: usize,
@@ -468,6 +523,7 @@ fn build_with<R: Rules>(
     limits: Limits,
     budget_bytes: u64,
     cap: u8,
+    keep: bool,
 ) -> Option<Solved> {
     assert!(k <= super::file::MAX_LEVEL_SEEDS && lower.len() >= k);
     assert!(cap >= 1);
@@ -494,13 +550,13 @@ fn build_with<R: Rules>(
         stop,
         shard_len: limits.shard_len(count_all),
     };
-    let Some(overflow) = cx.sweep::<R>(budget_bytes)? else {
+    let Some((overflow, forward)) = cx.sweep::<R>(budget_bytes, keep)? else {
         // The sweeps reached their fixed point: the sweep build's answer.
         progress.fallback.store(true, Ordering::Relaxed);
         return Some(Solved::new(memory, median));
     };
     cx.convert();
-    let recorded = cx.record::<R>(overflow)?;
+    let recorded = cx.record::<R>(overflow, forward)?;
     propagate::settle(
         k,
         count_all,
@@ -514,6 +570,34 @@ fn build_with<R: Rules>(
     drop(recorded);
     drop(bounds);
     Some(Solved::new(memory, propagate::decode))
+}
+
+/// The last sweep's quiet moves to open children, so that the recording
+/// need not generate them again (see "Recording from the last sweep" in the
+/// module docs).
+struct Forward {
+    /// Each chunk's open boards, by rank, one after the other: a header
+    /// ([`header`]), then the board's moves, `child << 1 | same mover`
+    /// (ranks fit 31 bits: [`MAX_BOARDS`]). In a zero-filled mapping, whose
+    /// pages cost nothing until written and are returned when it is
+    /// dropped.
+    words: Atomics<AtomicU32>,
+    /// Where each chunk of the sweep has its words.
+    chunks: Vec<std::ops::Range<usize>>,
+}
+
+/// The header of an open board in [`Forward`]: `e`, the best worth of its
+/// moves to children the sweep read exact ([`NO_EXIT`] for none), and `q`,
+/// how many of its moves follow.
+#[inline]
+fn header(e: i8, q: usize) -> u32 {
+    u32::from(e as u8) | (q as u32) << 8
+}
+
+/// `(e, q)` of a [`header`].
+#[inline]
+fn unheader(h: u32) -> (i8, usize) {
+    (h as u8 as i8, (h >> 8) as usize)
 }
 
 /// A count of open boards' quiet moves that marks a board open in the
@@ -565,16 +649,31 @@ impl Context<'_> {
         }
     }
 
-    /// Step 1: sweeps until the edges to record fit `budget` bytes, each
-    /// counting afresh every board's bound on its parents to record; the
-    /// bound on the overflowed edges, or `None` inside when the sweeps
-    /// reached their fixed point (the level is then solved), or `None` when
-    /// stopped.
-    fn sweep<R: Rules>(&self, budget: u64) -> Option<Option<u64>> {
+    /// Step 1: sweeps until the edges to record fit `budget` bytes (and
+    /// [`MAX_EDGE_BYTES_PER_BOARD`] a board), each counting afresh every
+    /// board's bound on its parents to record, and, when `keep`, keeping
+    /// its moves to open children where they fit (see "Recording from the
+    /// last sweep"); the bound on the overflowed edges and the last sweep's
+    /// moves if they and the edges fit `budget`, or `None` inside when the
+    /// sweeps reached their fixed point (the level is then solved), or
+    /// `None` when stopped.
+    fn sweep<R: Rules>(&self, budget: u64, keep: bool) -> Option<Option<(u64, Option<Forward>)>> {
         let count_all = self.ix.count();
         let kk = self.k as i8;
         let k = self.k;
         let cap = self.cap;
+        let reverse_budget = budget.min(MAX_EDGE_BYTES_PER_BOARD.saturating_mul(count_all));
+        // Room for the moves a sweep keeps: the budget (the reverse edges
+        // are not made before the sweeps end), at most a header and every
+        // move of every board.
+        let most = count_all.saturating_mul(1 + crate::games::MAX_MOVES as u64);
+        let mut region = if keep {
+            usize::try_from((budget / 4).min(most))
+                .ok()
+                .and_then(|words| Atomics::<AtomicU32>::zeroed(words).ok())
+        } else {
+            None
+        };
         self.words
             .par_iter()
             .for_each(|b| b.store(pack(-kk, kk), Ordering::Relaxed));
@@ -593,79 +692,124 @@ impl Context<'_> {
             let overflow = AtomicU64::new(0);
             let changed = AtomicU64::new(0);
             let still_open = AtomicU64::new(0);
-            (0..chunks).into_par_iter().for_each(|c| {
-                if self.stopped() {
-                    return;
-                }
-                let range = c * CHUNK..((c + 1) * CHUNK).min(count_all);
-                let len = range.end - range.start;
-                let mut moves = MoveList::new();
-                let mut at = [0usize; crate::games::MAX_MOVES];
-                let (mut ch, mut op, mut gen, mut tot, mut over) = (0, 0, 0, 0, 0);
-                self.ix.walk(range, |r, board| {
-                    let (l, h) = unpack(self.words[r as usize].load(Ordering::Relaxed));
-                    if l == h {
-                        return;
+            // The words of `region` taken by this sweep's moves, and whether
+            // they all fit (see "Recording from the last sweep").
+            let taken = AtomicUsize::new(0);
+            let keeping = AtomicBool::new(region.is_some());
+            let room = region.as_ref().map_or(0, |r| r.len());
+            let kept: Vec<Option<std::ops::Range<usize>>> = (0..chunks)
+                .into_par_iter()
+                .map_init(Vec::new, |forward: &mut Vec<u32>, c| {
+                    if self.stopped() {
+                        return None;
                     }
-                    let pos = Position::from_board(self.n, board);
-                    gen += 1;
-                    moves.clear();
-                    let mut quiet_open = 0;
-                    let (mut nl, mut nh) = match R::generate(&pos, &mut moves) {
-                        Some(score) => {
-                            let g = final_gain(&pos, score);
-                            (g, g)
+                    let range = c * CHUNK..((c + 1) * CHUNK).min(count_all);
+                    let len = range.end - range.start;
+                    let mut moves = MoveList::new();
+                    let mut at = [0usize; crate::games::MAX_MOVES];
+                    let mut same = [false; crate::games::MAX_MOVES];
+                    let keep_here = keeping.load(Ordering::Relaxed);
+                    forward.clear();
+                    let (mut ch, mut op, mut gen, mut tot, mut over) = (0, 0, 0, 0, 0);
+                    self.ix.walk(range, |r, board| {
+                        let (l, h) = unpack(self.words[r as usize].load(Ordering::Relaxed));
+                        if l == h {
+                            return;
                         }
-                        None => {
-                            // Bounds bumped below for the open children.
-                            self.locate(&moves, &mut at, true);
-                            let (mut nl, mut nh) = (i32::MIN, i32::MIN);
-                            for (i, (_, child)) in moves.iter().enumerate() {
-                                let ck = child.board_seeds();
-                                let (cl, chi) = if ck < k {
-                                    let g = i32::from(self.lower[ck].bytes[at[i]] as i8);
-                                    (g, g)
-                                } else {
-                                    let (l, h) = unpack(self.words[at[i]].load(Ordering::Relaxed));
-                                    if l != h {
-                                        at[quiet_open] = at[i];
-                                        quiet_open += 1;
-                                    }
-                                    (i32::from(l), i32::from(h))
-                                };
-                                let (vl, vh) = if child.to_move() == pos.to_move() {
-                                    (through(&pos, child, cl), through(&pos, child, chi))
-                                } else {
-                                    (through(&pos, child, chi), through(&pos, child, cl))
-                                };
-                                nl = nl.max(vl);
-                                nh = nh.max(vh);
+                        let pos = Position::from_board(self.n, board);
+                        gen += 1;
+                        moves.clear();
+                        let mut quiet_open = 0;
+                        // The best worth of the moves to children read exact
+                        // (`e(b)` for the recording).
+                        let mut e = i32::from(NO_EXIT);
+                        let (mut nl, mut nh) = match R::generate(&pos, &mut moves) {
+                            Some(score) => {
+                                let g = final_gain(&pos, score);
+                                (g, g)
                             }
-                            (nl, nh)
+                            None => {
+                                // Bounds bumped below for the open children.
+                                self.locate(&moves, &mut at, true);
+                                let (mut nl, mut nh) = (i32::MIN, i32::MIN);
+                                for (i, (_, child)) in moves.iter().enumerate() {
+                                    let ck = child.board_seeds();
+                                    let (cl, chi) = if ck < k {
+                                        let g = i32::from(self.lower[ck].bytes[at[i]] as i8);
+                                        (g, g)
+                                    } else {
+                                        let (l, h) =
+                                            unpack(self.words[at[i]].load(Ordering::Relaxed));
+                                        if l != h {
+                                            at[quiet_open] = at[i];
+                                            same[quiet_open] = child.to_move() == pos.to_move();
+                                            quiet_open += 1;
+                                        }
+                                        (i32::from(l), i32::from(h))
+                                    };
+                                    let (vl, vh) = if child.to_move() == pos.to_move() {
+                                        (through(&pos, child, cl), through(&pos, child, chi))
+                                    } else {
+                                        (through(&pos, child, chi), through(&pos, child, cl))
+                                    };
+                                    if cl == chi {
+                                        e = e.max(vl);
+                                    }
+                                    nl = nl.max(vl);
+                                    nh = nh.max(vh);
+                                }
+                                (nl, nh)
+                            }
+                        };
+                        nl = nl.max(i32::from(l));
+                        nh = nh.min(i32::from(h));
+                        if nl != i32::from(l) || nh != i32::from(h) {
+                            // Only this chunk's thread writes this board's bounds.
+                            self.words[r as usize]
+                                .store(pack(nl as i8, nh as i8), Ordering::Relaxed);
+                            ch += 1;
                         }
-                    };
-                    nl = nl.max(i32::from(l));
-                    nh = nh.min(i32::from(h));
-                    if nl != i32::from(l) || nh != i32::from(h) {
-                        // Only this chunk's thread writes this board's bounds.
-                        self.words[r as usize].store(pack(nl as i8, nh as i8), Ordering::Relaxed);
-                        ch += 1;
-                    }
-                    if nl != nh {
-                        op += 1;
-                        tot += quiet_open as u64;
-                        for &c in &at[..quiet_open] {
-                            over += bump(&self.bounds[c], cap);
+                        if nl != nh {
+                            op += 1;
+                            tot += quiet_open as u64;
+                            for &c in &at[..quiet_open] {
+                                over += bump(&self.bounds[c], cap);
+                            }
+                            if keep_here {
+                                forward.push(header(e as i8, quiet_open));
+                                forward.extend(
+                                    at[..quiet_open]
+                                        .iter()
+                                        .zip(&same)
+                                        .map(|(&c, &m)| (c as u32) << 1 | u32::from(m)),
+                                );
+                            }
                         }
+                    });
+                    total.fetch_add(tot, Ordering::Relaxed);
+                    overflow.fetch_add(over, Ordering::Relaxed);
+                    changed.fetch_add(ch, Ordering::Relaxed);
+                    still_open.fetch_add(op, Ordering::Relaxed);
+                    self.progress.generated.fetch_add(gen, Ordering::Relaxed);
+                    self.progress.done.fetch_add(len, Ordering::Relaxed);
+                    if !keep_here {
+                        return None;
                     }
-                });
-                total.fetch_add(tot, Ordering::Relaxed);
-                overflow.fetch_add(over, Ordering::Relaxed);
-                changed.fetch_add(ch, Ordering::Relaxed);
-                still_open.fetch_add(op, Ordering::Relaxed);
-                self.progress.generated.fetch_add(gen, Ordering::Relaxed);
-                self.progress.done.fetch_add(len, Ordering::Relaxed);
-            });
+                    // Kept while the sweep's moves fit the region; past it,
+                    // none are kept.
+                    let from = taken.fetch_add(forward.len(), Ordering::Relaxed);
+                    let to = from + forward.len();
+                    if to > room {
+                        keeping.store(false, Ordering::Relaxed);
+                        return None;
+                    }
+                    let words = &region.as_ref().expect("room in a region")[from..to];
+                    for (w, &f) in words.iter().zip(forward.iter()) {
+                        w.store(f, Ordering::Relaxed);
+                    }
+                    Some(from..to)
+                })
+                .collect();
             if self.stopped() {
                 return None;
             }
@@ -675,10 +819,22 @@ impl Context<'_> {
             }
             let (total, overflow) = (total.into_inner(), overflow.into_inner());
             let bytes = SLOT_BYTES * (total - overflow) + OVERFLOW_BYTES * overflow;
-            if bytes <= budget {
+            if bytes <= reverse_budget {
                 self.progress.sweeps_before.store(sweep, Ordering::Relaxed);
                 self.progress.first_open.store(open, Ordering::Relaxed);
-                return Some(Some(overflow));
+                let words = taken.into_inner() as u64;
+                let forward = if keeping.into_inner() && 4 * words + bytes <= budget {
+                    region.take().map(|words| Forward {
+                        words,
+                        chunks: kept.into_iter().map(|r| r.unwrap_or(0..0)).collect(),
+                    })
+                } else {
+                    None
+                };
+                self.progress
+                    .forward
+                    .store(forward.is_some(), Ordering::Relaxed);
+                return Some(Some((overflow, forward)));
             }
         }
         unreachable!("the sweeps end")
@@ -701,12 +857,12 @@ impl Context<'_> {
         });
     }
 
-    /// Step 3: the open boards' moves once more, folding their exact quiet
-    /// children and recording the edges to the open ones, each in a slot of
-    /// its child (or among the overflowed edges, within the bound
-    /// `overflow`); `None` when stopped or when the memory of the edges
-    /// cannot be had.
-    fn record<R: Rules>(&self, overflow: u64) -> Option<Recorded<'_>> {
+    /// Step 3: the open boards' moves once more (the last sweep's, in
+    /// `forward`, else generated), folding their exact quiet children and
+    /// recording the edges to the open ones, each in a slot of its child
+    /// (or among the overflowed edges, within the bound `overflow`); `None`
+    /// when stopped or when the memory of the edges cannot be had.
+    fn record<R: Rules>(&self, overflow: u64, forward: Option<Forward>) -> Option<Recorded<'_>> {
         let count_all = self.ix.count();
         let (k, kk, cap) = (self.k, self.k as i8, self.cap);
         let chunks = count_all.div_ceil(CHUNK);
@@ -726,6 +882,7 @@ impl Context<'_> {
         let spill = Mutex::new(spill);
         let edges = AtomicU64::new(0);
         let graph = &recorded;
+        let forward = forward.as_ref();
         (0..chunks).into_par_iter().for_each(|c| {
             if self.stopped() {
                 return;
@@ -737,41 +894,84 @@ impl Context<'_> {
             let mut local = Vec::new();
             let mut batch = Batch::default();
             let (mut gen, mut recorded) = (0, 0);
-            self.ix.walk(range, |r, board| {
-                let w = self.words[r as usize].load(Ordering::Relaxed);
-                if exact(w, kk) {
-                    return;
-                }
-                let pos = Position::from_board(self.n, board);
-                moves.clear();
-                let over = R::generate(&pos, &mut moves);
-                debug_assert!(over.is_none(), "a finished game is exact");
-                gen += 1;
-                self.locate(&moves, &mut at, false);
-                let mut e = i32::from(NO_EXIT);
-                let mut q = 0;
-                for (i, (_, child)) in moves.iter().enumerate() {
-                    let ck = child.board_seeds();
-                    if ck < k {
-                        let g = i32::from(self.lower[ck].bytes[at[i]] as i8);
-                        e = e.max(through(&pos, child, g));
+            if let Some(fw) = forward {
+                // The open boards of the chunk are those the last sweep
+                // left open, in the same order (only this chunk's thread
+                // has written their words since).
+                let kept = &fw.words[fw.chunks[c as usize].clone()];
+                let mut f = 0;
+                for r in range {
+                    let w = self.words[r as usize].load(Ordering::Relaxed);
+                    if exact(w, kk) {
                         continue;
                     }
-                    let wc = self.words[at[i]].load(Ordering::Relaxed);
-                    if exact(wc, kk) {
-                        e = e.max(through(&pos, child, i32::from(value(wc))));
-                        continue;
+                    let (e0, q0) = unheader(kept[f].load(Ordering::Relaxed));
+                    let quiet = &kept[f + 1..f + 1 + q0];
+                    f += 1 + q0;
+                    for cm in quiet {
+                        let c = cm.load(Ordering::Relaxed) >> 1;
+                        prefetch(&self.words[c as usize]);
                     }
-                    q += 1;
-                    recorded += 1;
-                    let c = at[i] as u64;
-                    batch.push(graph, c, edge(r, child.to_move() == pos.to_move()));
+                    let mut e = i32::from(e0);
+                    let mut q = 0;
+                    for cm in quiet {
+                        let cm = cm.load(Ordering::Relaxed);
+                        let (c, same) = (u64::from(cm >> 1), cm & 1 == 1);
+                        let wc = self.words[c as usize].load(Ordering::Relaxed);
+                        if exact(wc, kk) {
+                            // A quiet move captures nothing: its worth is
+                            // the child's value, for the mover's side.
+                            let v = i32::from(value(wc));
+                            e = e.max(if same { v } else { -v });
+                            continue;
+                        }
+                        q += 1;
+                        batch.push(graph, c, edge(r, same));
+                    }
+                    recorded += u64::from(q);
+                    self.words[r as usize].store(open_word(e as i8, q), Ordering::Relaxed);
+                    if batch.is_full() {
+                        batch.place(graph, &mut local);
+                    }
                 }
-                self.words[r as usize].store(open_word(e as i8, q), Ordering::Relaxed);
-                if batch.is_full() {
-                    batch.place(graph, &mut local);
-                }
-            });
+                debug_assert_eq!(f, kept.len());
+            } else {
+                self.ix.walk(range, |r, board| {
+                    let w = self.words[r as usize].load(Ordering::Relaxed);
+                    if exact(w, kk) {
+                        return;
+                    }
+                    let pos = Position::from_board(self.n, board);
+                    moves.clear();
+                    let over = R::generate(&pos, &mut moves);
+                    debug_assert!(over.is_none(), "a finished game is exact");
+                    gen += 1;
+                    self.locate(&moves, &mut at, false);
+                    let mut e = i32::from(NO_EXIT);
+                    let mut q = 0;
+                    for (i, (_, child)) in moves.iter().enumerate() {
+                        let ck = child.board_seeds();
+                        if ck < k {
+                            let g = i32::from(self.lower[ck].bytes[at[i]] as i8);
+                            e = e.max(through(&pos, child, g));
+                            continue;
+                        }
+                        let wc = self.words[at[i]].load(Ordering::Relaxed);
+                        if exact(wc, kk) {
+                            e = e.max(through(&pos, child, i32::from(value(wc))));
+                            continue;
+                        }
+                        q += 1;
+                        recorded += 1;
+                        let c = at[i] as u64;
+                        batch.push(graph, c, edge(r, child.to_move() == pos.to_move()));
+                    }
+                    self.words[r as usize].store(open_word(e as i8, q), Ordering::Relaxed);
+                    if batch.is_full() {
+                        batch.place(graph, &mut local);
+                    }
+                });
+            }
             batch.place(graph, &mut local);
             if !local.is_empty() {
                 let mut spill = spill.lock().expect("no panic while held");
@@ -863,11 +1063,16 @@ mod tests {
     /// The first levels of small boards of every game by recorded edges
     /// equal the sweep build's, with 1 to 16 shards, stacks and news
     /// budgets down to 1, edge budgets of 0 (every level with an open
-    /// board then built by sweeps alone) and 12 bytes (a few sweeps first),
-    /// and caps of 1 and 2 (most children overflowed, their edges kept
-    /// apart) as well as [`CAP`].
+    /// board then built by sweeps alone), 12, 40 and 400 bytes (a few
+    /// sweeps first, the last sweep's moves kept or not), caps of 1 and 2
+    /// (most children overflowed, their edges kept apart) as well as
+    /// [`CAP`], and the recording both from the last sweep's moves and by
+    /// generating them again: each game's levels take both ways.
     fn same_as_sweeps<R: Rules>(n: usize, top: usize) {
         let progress = Progress::default();
+        // Builds that recorded by generating the moves again, and from the
+        // last sweep's moves.
+        let mut paths = [0; 2];
         let stop = AtomicBool::new(false);
         let mut indexes = Vec::new();
         let mut values: Vec<Vec<u8>> = Vec::new();
@@ -882,27 +1087,47 @@ mod tests {
             let want = super::super::build::build_level::<R>(n, k, &lower, &progress, &stop)
                 .unwrap()
                 .gains();
-            for (shards, stack_cap, messages, budget, cap) in [
-                (1, 1 << 16, 1 << 16, u64::MAX, CAP),
-                (1, 1, 1, u64::MAX, CAP),
-                (3, 2, 1, u64::MAX, 1),
-                (7, 1, 3, u64::MAX, 2),
-                (16, 1 << 16, 1 << 16, u64::MAX, CAP),
-                (2, 4, 4, 0, CAP),
-                (3, 1, 2, 12, 2),
+            for (shards, stack_cap, messages, budget, cap, keep) in [
+                (1, 1 << 16, 1 << 16, u64::MAX, CAP, true),
+                (1, 1 << 16, 1 << 16, u64::MAX, CAP, false),
+                (1, 1, 1, u64::MAX, CAP, true),
+                (3, 2, 1, u64::MAX, 1, true),
+                (7, 1, 3, u64::MAX, 2, false),
+                (16, 1 << 16, 1 << 16, u64::MAX, CAP, true),
+                (2, 4, 4, 0, CAP, true),
+                (3, 1, 2, 12, 2, true),
+                (3, 1, 2, 40, CAP, true),
+                (2, 1, 2, 400, 2, true),
             ] {
                 let limits = Limits {
                     shards,
                     stack_cap,
                     messages,
                 };
-                let got = build_with::<R>(n, k, &lower, &progress, &stop, limits, budget, cap)
-                    .unwrap()
-                    .gains();
-                assert_eq!(got, want, "{} level {k}, {limits:?}, cap {cap}", R::NAME);
+                progress.forward.store(false, Ordering::Relaxed);
+                let got =
+                    build_with::<R>(n, k, &lower, &progress, &stop, limits, budget, cap, keep)
+                        .unwrap()
+                        .gains();
+                let how = format!(
+                    "{} level {k}, {limits:?}, budget {budget}, cap {cap}",
+                    R::NAME
+                );
+                assert_eq!(got, want, "{how}, keep {keep}");
+                let from_sweep = progress.forward.load(Ordering::Relaxed);
+                assert!(
+                    keep || !from_sweep,
+                    "{how}: recorded from the sweep unasked"
+                );
+                paths[usize::from(from_sweep)] += 1;
             }
             values.push(want.iter().map(|&v| v as u8).collect());
         }
+        assert!(
+            paths[0] > 0 && paths[1] > 0,
+            "{}: both ways of recording, {paths:?}",
+            R::NAME
+        );
     }
 
     #[test]
