@@ -649,6 +649,58 @@ impl Context<'_> {
         }
     }
 
+    /// A sweep's new bounds `(lo, hi)` of the board `pos` from its moves
+    /// (generated into `moves`), before they are met with its old ones;
+    /// `e`, the best worth of its moves to children read exact (`NO_EXIT`
+    /// for none: its `e(b)` for the recording); and how many of its moves
+    /// lead to children read open, whose ranks are then `at[..that]` and
+    /// whether each keeps the mover `same[..that]`.
+    #[inline]
+    fn update<R: Rules>(
+        &self,
+        pos: &Position,
+        moves: &mut MoveList,
+        at: &mut [usize],
+        same: &mut [bool],
+    ) -> (i32, i32, i32, usize) {
+        moves.clear();
+        let mut quiet_open = 0;
+        let mut e = i32::from(NO_EXIT);
+        if let Some(score) = R::generate(pos, moves) {
+            let g = final_gain(pos, score);
+            return (g, g, e, 0);
+        }
+        // Bounds bumped by the caller for the open children.
+        self.locate(moves, at, true);
+        let (mut nl, mut nh) = (i32::MIN, i32::MIN);
+        for (i, (_, child)) in moves.iter().enumerate() {
+            let ck = child.board_seeds();
+            let (cl, chi) = if ck < self.k {
+                let g = i32::from(self.lower[ck].bytes[at[i]] as i8);
+                (g, g)
+            } else {
+                let (l, h) = unpack(self.words[at[i]].load(Ordering::Relaxed));
+                if l != h {
+                    at[quiet_open] = at[i];
+                    same[quiet_open] = child.to_move() == pos.to_move();
+                    quiet_open += 1;
+                }
+                (i32::from(l), i32::from(h))
+            };
+            let (vl, vh) = if child.to_move() == pos.to_move() {
+                (through(pos, child, cl), through(pos, child, chi))
+            } else {
+                (through(pos, child, chi), through(pos, child, cl))
+            };
+            if cl == chi {
+                e = e.max(vl);
+            }
+            nl = nl.max(vl);
+            nh = nh.max(vh);
+        }
+        (nl, nh, e, quiet_open)
+    }
+
     /// Step 1: sweeps until the edges to record fit `budget` bytes (and
     /// [`MAX_EDGE_BYTES_PER_BOARD`] a board), each counting afresh every
     /// board's bound on its parents to record, and, when `keep`, keeping
@@ -660,20 +712,13 @@ impl Context<'_> {
     fn sweep<R: Rules>(&self, budget: u64, keep: bool) -> Option<Option<(u64, Option<Forward>)>> {
         let count_all = self.ix.count();
         let kk = self.k as i8;
-        let k = self.k;
         let cap = self.cap;
         let reverse_budget = budget.min(MAX_EDGE_BYTES_PER_BOARD.saturating_mul(count_all));
         // Room for the moves a sweep keeps: the budget (the reverse edges
         // are not made before the sweeps end), at most a header and every
         // move of every board.
         let most = count_all.saturating_mul(1 + crate::games::MAX_MOVES as u64);
-        let mut region = if keep {
-            usize::try_from((budget / 4).min(most))
-                .ok()
-                .and_then(|words| Atomics::<AtomicU32>::zeroed(words).ok())
-        } else {
-            None
-        };
+        let room = usize::try_from((budget / 4).min(most)).unwrap_or(usize::MAX);
         self.words
             .par_iter()
             .for_each(|b| b.store(pack(-kk, kk), Ordering::Relaxed));
@@ -692,11 +737,17 @@ impl Context<'_> {
             let overflow = AtomicU64::new(0);
             let changed = AtomicU64::new(0);
             let still_open = AtomicU64::new(0);
-            // The words of `region` taken by this sweep's moves, and whether
-            // they all fit (see "Recording from the last sweep").
+            // A region of its own for each sweep, so that the pages an
+            // earlier sweep filled are returned; the words of it this
+            // sweep's moves take, and whether they all fit (see "Recording
+            // from the last sweep").
+            let mut region = if keep {
+                Atomics::<AtomicU32>::zeroed(room).ok()
+            } else {
+                None
+            };
             let taken = AtomicUsize::new(0);
             let keeping = AtomicBool::new(region.is_some());
-            let room = region.as_ref().map_or(0, |r| r.len());
             let kept: Vec<Option<std::ops::Range<usize>>> = (0..chunks)
                 .into_par_iter()
                 .map_init(Vec::new, |forward: &mut Vec<u32>, c| {
@@ -718,49 +769,8 @@ impl Context<'_> {
                         }
                         let pos = Position::from_board(self.n, board);
                         gen += 1;
-                        moves.clear();
-                        let mut quiet_open = 0;
-                        // The best worth of the moves to children read exact
-                        // (`e(b)` for the recording).
-                        let mut e = i32::from(NO_EXIT);
-                        let (mut nl, mut nh) = match R::generate(&pos, &mut moves) {
-                            Some(score) => {
-                                let g = final_gain(&pos, score);
-                                (g, g)
-                            }
-                            None => {
-                                // Bounds bumped below for the open children.
-                                self.locate(&moves, &mut at, true);
-                                let (mut nl, mut nh) = (i32::MIN, i32::MIN);
-                                for (i, (_, child)) in moves.iter().enumerate() {
-                                    let ck = child.board_seeds();
-                                    let (cl, chi) = if ck < k {
-                                        let g = i32::from(self.lower[ck].bytes[at[i]] as i8);
-                                        (g, g)
-                                    } else {
-                                        let (l, h) =
-                                            unpack(self.words[at[i]].load(Ordering::Relaxed));
-                                        if l != h {
-                                            at[quiet_open] = at[i];
-                                            same[quiet_open] = child.to_move() == pos.to_move();
-                                            quiet_open += 1;
-                                        }
-                                        (i32::from(l), i32::from(h))
-                                    };
-                                    let (vl, vh) = if child.to_move() == pos.to_move() {
-                                        (through(&pos, child, cl), through(&pos, child, chi))
-                                    } else {
-                                        (through(&pos, child, chi), through(&pos, child, cl))
-                                    };
-                                    if cl == chi {
-                                        e = e.max(vl);
-                                    }
-                                    nl = nl.max(vl);
-                                    nh = nh.max(vh);
-                                }
-                                (nl, nh)
-                            }
-                        };
+                        let (mut nl, mut nh, e, quiet_open) =
+                            self.update::<R>(&pos, &mut moves, &mut at, &mut same);
                         nl = nl.max(i32::from(l));
                         nh = nh.min(i32::from(h));
                         if nl != i32::from(l) || nh != i32::from(h) {
@@ -826,7 +836,10 @@ impl Context<'_> {
                 let forward = if keeping.into_inner() && 4 * words + bytes <= budget {
                     region.take().map(|words| Forward {
                         words,
-                        chunks: kept.into_iter().map(|r| r.unwrap_or(0..0)).collect(),
+                        chunks: kept
+                            .into_iter()
+                            .map(|r| r.expect("every chunk kept its moves"))
+                            .collect(),
                     })
                 } else {
                     None
