@@ -922,15 +922,15 @@ impl Context<'_> {
                     let quiet = &kept[f + 1..f + 1 + q0];
                     f += 1 + q0;
                     for cm in quiet {
-                        let c = cm.load(Ordering::Relaxed) >> 1;
-                        prefetch(&self.words[c as usize]);
+                        let child = cm.load(Ordering::Relaxed) >> 1;
+                        prefetch(&self.words[child as usize]);
                     }
                     let mut e = i32::from(e0);
                     let mut q = 0;
                     for cm in quiet {
                         let cm = cm.load(Ordering::Relaxed);
-                        let (c, same) = (u64::from(cm >> 1), cm & 1 == 1);
-                        let wc = self.words[c as usize].load(Ordering::Relaxed);
+                        let (child, same) = (u64::from(cm >> 1), cm & 1 == 1);
+                        let wc = self.words[child as usize].load(Ordering::Relaxed);
                         if exact(wc, kk) {
                             // A quiet move captures nothing: its worth is
                             // the child's value, for the mover's side.
@@ -939,7 +939,7 @@ impl Context<'_> {
                             continue;
                         }
                         q += 1;
-                        batch.push(graph, c, edge(r, same));
+                        batch.push(graph, child, edge(r, same));
                     }
                     recorded += u64::from(q);
                     self.words[r as usize].store(open_word(e as i8, q), Ordering::Relaxed);

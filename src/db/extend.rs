@@ -56,7 +56,12 @@ use std::sync::Arc;
 /// more sweeps). Only for [`Plan::seconds`], an estimate: with these, the
 /// Akon plan of levels 9 to 18 (471 M boards) is estimated at 268 s on 2
 /// threads and was built in 277 s, Anywoli's level 10 at 49 s and built in
-/// 51 s.
+/// 51 s. Since the builds over recorded edges record from the last sweep's
+/// moves ([`super::edges`]) they run a quarter faster (Akon's levels 13
+/// to 15 at 1.5 to 1.7 M boards/s a thread, Anywoli's level 9 at 1.4 M);
+/// the estimate keeps the rate above, on which the stages' seconds were
+/// measured and chosen ([`CYCLIC_LEVELS_SECONDS`], [`LATER_SEARCH_SHARE`]),
+/// so it now overstates those builds by about a third.
 ///
 /// In a game whose positions cannot repeat (Kalah) the sweeps go faster
 /// (about 9 a level: `build_all::Method`'s docs): Kalah's levels 0 to 14
