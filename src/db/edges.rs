@@ -151,16 +151,18 @@
 //!   bounds, after it read them, and the conversion and the recording do
 //!   not change which boards are open before the recording reaches them
 //!   (only a board's own chunk rewrites its word there too);
-//! - the moves kept are every move the generating recording would look
-//!   at twice: a child read exact by the sweep stays exact (a bound
-//!   never moves back), so its worth is already in `e` with the exits'; a
-//!   child read open is kept, and is folded or recorded by what it is at
-//!   the recording, as the generating recording does. The edges recorded
-//!   are among those the sweep counted, so the bounds still bound them.
+//! - every move the generating recording would record is kept: it
+//!   records only moves to children open at the recording, which were
+//!   open when the sweep read them (a bound never moves back); a child the
+//!   sweep read exact is exact at the recording too, and its worth is
+//!   already in `e` with the exits'. A kept child is folded or recorded by
+//!   what it is at the recording, as the generating recording does. The
+//!   edges recorded are among those the sweep counted, so the bounds still
+//!   bound them.
 //!
-//! The kept moves live in one zero-filled mapping of at most the budget,
-//! filled chunk after chunk; when they do not fit, the sweep stops
-//! keeping them, and the recording generates. They are used only when
+//! The kept moves live in a zero-filled mapping of at most the budget, a
+//! new one each sweep, filled chunk after chunk; when they do not fit, the
+//! sweep stops keeping them, and the recording generates. They are used only when
 //! they and the edges fit the budget together, and are dropped when the
 //! recording ends, so the peak stays within [`working_bytes`]: during the
 //! sweep they alone, during the recording they and the slots. The budget
@@ -261,10 +263,10 @@ pub const MAX_EDGE_BYTES_PER_BOARD: u64 = 16;
 
 /// The most bytes per board a level's build may take beside
 /// [`MAX_EDGE_BYTES_PER_BOARD`] for the last sweep's moves, kept so that the
-/// recording need not generate them again (six bytes a board for two
-/// moves of an open board; see "Recording from the last sweep" in the
-/// module docs). Kept only when they fit beside the recorded edges, within
-/// the budget.
+/// recording need not generate them again (twelve bytes for an open board
+/// with two such moves: a four-byte header and four bytes a move; see
+/// "Recording from the last sweep" in the module docs). Kept only when
+/// they fit beside the recorded edges, within the budget.
 pub const MAX_FORWARD_BYTES_PER_BOARD: u64 = 16;
 
 /// The fewest bytes of edges per board (two edges) with which
@@ -713,6 +715,7 @@ impl Context<'_> {
         let count_all = self.ix.count();
         let kk = self.k as i8;
         let cap = self.cap;
+        self.progress.forward.store(false, Ordering::Relaxed);
         let reverse_budget = budget.min(MAX_EDGE_BYTES_PER_BOARD.saturating_mul(count_all));
         // Room for the moves a sweep keeps: the budget (the reverse edges
         // are not made before the sweeps end), at most a header and every
