@@ -24,6 +24,7 @@ use crate::db::probe::Tablebase;
 use crate::games::{final_gain, through};
 use crate::games::{Move, MoveList, Rules};
 use crate::position::Position;
+use crate::side::Side;
 use negamax::Searcher;
 pub use negamax::Shared;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -202,6 +203,34 @@ pub enum LineEnd {
     Limit,
 }
 
+/// One null-window search of a solve, as [`Progress::take_tests`] gives
+/// it: what it asked, where it looked, what it found and what it cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TestReport {
+    /// The threshold: the search asked whether the future gain of the
+    /// side to move is at least `beta`.
+    pub beta: i32,
+    /// The side to move in the position searched (the solve's root, or
+    /// one of its children when the best move is sought).
+    pub to_move: Side,
+    /// Games whose positions can repeat: the horizon in plies and the side
+    /// a position beyond it fails ([`cycles`], "Horizons"); `None`: no
+    /// horizon.
+    pub horizon: Option<(usize, Side)>,
+    /// The search's fail-soft result: `result >= beta` says the future
+    /// gain is at least `result`, `result < beta` that it is at most
+    /// `result`, when [`Self::answers`].
+    pub result: i32,
+    /// Whether the result answers the test. When it does not, it leaned on
+    /// the horizon against the side it fails, and the test goes on: with
+    /// the horizon failing the other side, or farther.
+    pub answers: bool,
+    /// Nodes searched (those of every thread).
+    pub nodes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
 /// Bounds on the root value while a solve runs, for progress displays.
 #[derive(Debug)]
 pub struct Progress {
@@ -213,6 +242,9 @@ pub struct Progress {
     pub upper: AtomicI32,
     /// Set by [`Progress::stop`]: the solve was stopped on request.
     interrupted: std::sync::atomic::AtomicBool,
+    /// The searches' reports not yet taken, once [`Progress::record_tests`]
+    /// asked for them (`None`: not kept).
+    tests: std::sync::Mutex<Option<Vec<TestReport>>>,
 }
 
 impl Default for Progress {
@@ -222,11 +254,35 @@ impl Default for Progress {
             lower: AtomicI32::new(i32::MIN),
             upper: AtomicI32::new(i32::MAX),
             interrupted: std::sync::atomic::AtomicBool::new(false),
+            tests: std::sync::Mutex::new(None),
         }
     }
 }
 
 impl Progress {
+    /// Keeps a [`TestReport`] of every null-window search from now on,
+    /// until [`Self::take_tests`] takes them (a trace of the solve; one
+    /// report a search, a few a second at most in a long solve).
+    pub fn record_tests(&self) {
+        let mut tests = self.tests.lock().unwrap_or_else(|e| e.into_inner());
+        tests.get_or_insert_with(Vec::new);
+    }
+
+    /// The reports kept since the last call, oldest first (none unless
+    /// [`Self::record_tests`] asked for them).
+    pub fn take_tests(&self) -> Vec<TestReport> {
+        let mut tests = self.tests.lock().unwrap_or_else(|e| e.into_inner());
+        tests.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Keeps `report` if reports are asked for.
+    fn report(&self, report: TestReport) {
+        let mut tests = self.tests.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tests) = tests.as_mut() {
+            tests.push(report);
+        }
+    }
+
     /// Stops the running solve as soon as it can (from another thread: a
     /// time limit, Ctrl-C). The solve then fails with
     /// [`SolveError::Stopped`], carrying the bounds on the value it had
@@ -679,10 +735,26 @@ impl Solver {
     fn test<R: Rules>(&self, pos: &Position, beta: i32, high: bool) -> i32 {
         let shared = &self.progress.shared;
         self.pool.install(|| {
+            let to_move = pos.to_move();
+            let report = |s: &Searcher<R>, v, horizon, answers, begun: std::time::Instant| {
+                if !s.aborted {
+                    self.progress.report(TestReport {
+                        beta,
+                        to_move,
+                        horizon,
+                        result: v,
+                        answers,
+                        nodes: s.nodes,
+                        seconds: begun.elapsed().as_secs_f64(),
+                    });
+                }
+            };
             if !R::CYCLIC || self.horizon == 0 {
+                let begun = std::time::Instant::now();
                 let mut s = Searcher::<R>::new(&self.table, shared);
                 let v = s.search(pos, beta - 1, beta);
                 s.flush();
+                report(&s, v, None, true, begun);
                 return v;
             }
             let me = pos.to_move() as u8;
@@ -692,12 +764,16 @@ impl Solver {
             let mut horizon = self.horizon;
             loop {
                 for fails in [first, 1 - first] {
+                    let begun = std::time::Instant::now();
                     let mut s = Searcher::<R>::new(&self.table, shared);
                     s.horizon = horizon;
                     s.fails = Some(fails);
                     let v = s.search(pos, beta - 1, beta);
                     s.flush();
-                    if s.aborted || !s.child_tainted || cycles::favours(me, v >= beta, fails) {
+                    let answers = !s.child_tainted || cycles::favours(me, v >= beta, fails);
+                    let failed = Side::BOTH[usize::from(fails)];
+                    report(&s, v, Some((horizon, failed)), answers, begun);
+                    if s.aborted || answers {
                         return v;
                     }
                 }
@@ -751,6 +827,64 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// With [`Progress::record_tests`], every null-window search of a value
+    /// is reported: from the root, with a horizon exactly in the games
+    /// whose positions can repeat, with nodes that are part of the
+    /// solve's; the answering ones are true bounds of the gain and pin it
+    /// (the greatest success and the least failure are the value found);
+    /// in Akon some searches leaned on the horizon and say they do not
+    /// answer. Without the call, nothing is kept.
+    #[test]
+    fn every_test_is_reported_and_the_answers_pin_the_value() {
+        use crate::games::{Akon, Kalah};
+        fn check<R: Rules>(variant: &str, record: bool) {
+            let pos = variant.parse::<crate::Variant>().unwrap().start();
+            let mut solver = Solver::new(Options {
+                threads: 1,
+                tt_bytes: 16 << 20,
+                ..Options::default()
+            });
+            if record {
+                solver.progress().record_tests();
+            }
+            solver.adopt::<R>(&pos).unwrap();
+            let gain = solver.gain::<R>(&pos, 0);
+            let reports = solver.progress().take_tests();
+            if !record {
+                assert!(reports.is_empty(), "{variant}: {reports:?}");
+                return;
+            }
+            assert!(!reports.is_empty(), "{variant}");
+            let nodes: u64 = reports.iter().map(|r| r.nodes).sum();
+            assert!(nodes > 0 && nodes <= solver.nodes(), "{variant}: {nodes}");
+            let (mut lowest_no, mut highest_yes) = (i32::MAX, i32::MIN);
+            for r in &reports {
+                assert_eq!(r.to_move, pos.to_move(), "{variant}: {r:?}");
+                assert_eq!(r.horizon.is_some(), R::CYCLIC, "{variant}: {r:?}");
+                if !r.answers {
+                    continue;
+                }
+                if r.result >= r.beta {
+                    assert!(gain >= r.result, "{variant}: {gain} {r:?}");
+                    highest_yes = highest_yes.max(r.result);
+                } else {
+                    assert!(gain <= r.result, "{variant}: {gain} {r:?}");
+                    lowest_no = lowest_no.min(r.result);
+                }
+            }
+            assert_eq!(
+                (highest_yes, lowest_no),
+                (gain, gain),
+                "{variant}: {reports:?}"
+            );
+            assert_eq!(reports.iter().any(|r| !r.answers), R::CYCLIC, "{variant}");
+            assert!(solver.progress().take_tests().is_empty(), "taken once");
+        }
+        check::<Kalah>("kalah:4x3", true);
+        check::<Akon>("akon:4x3", true);
+        check::<Akon>("akon:4x3", false);
+    }
 
     /// After the value, the best move costs a small part of the solve: the
     /// table's move is tested first, and its child's bounds are in the

@@ -200,6 +200,12 @@ pub struct SearchArgs {
     /// far and exit with status 3 (as Ctrl-C does).
     #[arg(long, value_name = "SECS", value_parser = seconds)]
     pub stop_after: Option<f64>,
+    /// Print a line on stderr for each null-window search of the solve as
+    /// it ends: the threshold asked, the horizon and the side it fails
+    /// (games whose positions can repeat), the result, whether it answers
+    /// the test, nodes and seconds.
+    #[arg(long)]
+    pub trace: bool,
 }
 
 /// A number of seconds: finite and not negative.
@@ -302,10 +308,14 @@ impl SearchArgs {
             options.threads = usize::from(t);
         }
         let solver = Solver::new(options);
-        Ok(match db {
+        let solver = match db {
             None => solver,
             Some(db) => solver.with_database(db),
-        })
+        };
+        if self.trace {
+            solver.progress().record_tests();
+        }
+        Ok(solver)
     }
 
     /// Bytes the levels built in memory may take at the peak
@@ -351,7 +361,7 @@ impl SearchArgs {
         let show = self.shows_progress();
         let done = std::sync::atomic::AtomicBool::new(false);
         let start = std::time::Instant::now();
-        std::thread::scope(|scope| {
+        let out = std::thread::scope(|scope| {
             if show {
                 scope.spawn(|| progress_loop(&progress, &done));
             }
@@ -361,12 +371,17 @@ impl SearchArgs {
                         progress.stop();
                         return;
                     }
+                    if !show {
+                        print_tests(&progress, None);
+                    }
                     std::thread::sleep(std::time::Duration::from_millis(20));
                 }
             });
             let _done = SetOnDrop(&done);
             work()
-        })
+        });
+        print_tests(&progress, None);
+        out
     }
 }
 
@@ -404,9 +419,48 @@ fn progress_loop(p: &mancala::search::Progress, done: &std::sync::atomic::Atomic
             nodes as f64 / 1e6,
             rate / 1e6
         ));
+        print_tests(p, Some(&bar));
         bar.tick();
     }
     bar.finish_and_clear();
+}
+
+/// Prints the null-window searches `p` reported since the last call
+/// (`--trace`; none unless asked), above `bar` when it is shown.
+fn print_tests(p: &mancala::search::Progress, bar: Option<&indicatif::ProgressBar>) {
+    for t in p.take_tests() {
+        let line = test_line(&t);
+        match bar {
+            Some(bar) => bar.println(line),
+            None => eprintln!("{line}"),
+        }
+    }
+}
+
+/// One line of `--trace`: e.g. `South to move, g >= -3? horizon 40
+/// failing South: yes, g >= -3; 43843186 nodes, 24.30 s`.
+fn test_line(t: &mancala::search::TestReport) -> String {
+    let horizon = match t.horizon {
+        Some((plies, side)) => format!(" horizon {plies} failing {}", side.name()),
+        None => String::new(),
+    };
+    let found = if t.result >= t.beta {
+        format!("yes, g >= {}", t.result)
+    } else {
+        format!("no, g <= {}", t.result)
+    };
+    let answers = if t.answers {
+        ""
+    } else {
+        " (leaned on the horizon: not an answer)"
+    };
+    format!(
+        "{} to move, g >= {}?{horizon}: {found}{answers}; {} nodes, {:.2} s",
+        t.to_move.name(),
+        t.beta,
+        t.nodes,
+        t.seconds
+    )
 }
 
 /// A command failure: bad input (exit status 2) or an output error.
