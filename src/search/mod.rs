@@ -52,12 +52,15 @@ pub const DEFAULT_STACK_BYTES: usize = 1 << 30;
 pub const DEFAULT_HORIZON: usize = 16;
 
 /// Each further round of a test's horizons looks this many plies
-/// farther, up to a horizon of 8 such steps (32 plies); then a quarter
-/// farther ([`next_horizon`]).
+/// farther, up to [`HORIZON_STEPS_END`]; then a quarter farther
+/// ([`next_horizon`]).
 const HORIZON_STEP: usize = 4;
 
+/// The horizon up to which the rounds take [`HORIZON_STEP`]s: 48 plies.
+const HORIZON_STEPS_END: usize = 12 * HORIZON_STEP;
+
 /// The horizon of a test's round after one at `horizon` plies: 16, 20,
-/// 24, 28, 32, 40, 50, 62, ... by default, even.
+/// ..., 44, 48, 60, 74, 92, ... by default, even.
 ///
 /// Short steps first, because a round's cost grows about exponentially
 /// with its horizon where the positions repeat rarely: each round
@@ -71,8 +74,19 @@ const HORIZON_STEP: usize = 4;
 /// the start (`data/cycles.md`, "Stop 44"). Geometric steps later, so
 /// that a test whose answer lies hundreds of plies deep takes a few
 /// dozen rounds, not a hundred.
+///
+/// The short steps go on to 48 plies: the hardest Akon positions of 21
+/// seeds are answered by rounds 34 to 40 plies deep, and a round straight
+/// at 40 after one at 32 costs up to ten times that at 32, where one at
+/// 36 between them makes the one at 40 cheaper (its table holds the
+/// bounds the closer round proved). Over the 10 positions of
+/// `scripts/cycles.sh --above 13 akon` and two more, searched alone over
+/// levels to 14 or 15 on one thread, 396 M nodes in all against 490 M
+/// with the quarter steps from 32 (`N 2,1,3,4,1,1,2/0,2,2,0,1,0,2`: 48.8 M
+/// against 112.8 M; one of the 12, `S 2,0,3,0,0,0,1/2,5,2,1,0,2,3`, 64.7
+/// M against 57.7 M; `data/cycles.md`, "Stop 48").
 fn next_horizon(horizon: usize) -> usize {
-    let step = if horizon < 8 * HORIZON_STEP {
+    let step = if horizon < HORIZON_STEPS_END {
         HORIZON_STEP
     } else {
         horizon / 4
@@ -1054,7 +1068,7 @@ mod tests {
             h = next_horizon(h);
             seen.push(h);
         }
-        assert_eq!(seen, [16, 20, 24, 28, 32, 40, 50, 62, 76, 94, 116]);
+        assert_eq!(seen, [16, 20, 24, 28, 32, 36, 40, 44, 48, 60, 74, 92, 114]);
         for h in 0..10_000 {
             let next = next_horizon(h);
             assert!(next > h && next.is_multiple_of(2), "{h} -> {next}");

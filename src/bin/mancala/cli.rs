@@ -167,7 +167,7 @@ pub struct SearchArgs {
     /// Games whose positions can repeat: each null-window test first
     /// searches to this many plies, counting a position beyond as lost for
     /// one side and then for the other, and farther each round (4 plies
-    /// more up to 32, then a quarter more) until the answer does not
+    /// more up to 48, then a quarter more) until the answer does not
     /// depend on where it stopped (exact either way);
     /// 0 searches every path to its end at once, as deep as it goes.
     #[arg(long, value_name = "PLIES", default_value_t = mancala::search::DEFAULT_HORIZON, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=1_000_000_000))]
