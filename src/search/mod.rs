@@ -219,6 +219,8 @@ pub enum LineEnd {
 
 /// One null-window search of a solve, as [`Progress::take_tests`] gives
 /// it: what it asked, where it looked, what it found and what it cost.
+/// Only the exact searches are reported, not the depth-limited ones of
+/// the first guess (`estimate.rs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TestReport {
     /// The threshold: the search asked whether the future gain of the
@@ -245,7 +247,8 @@ pub struct TestReport {
     pub seconds: f64,
 }
 
-/// Bounds on the root value while a solve runs, for progress displays.
+/// Bounds on the root value while a solve runs, for progress displays,
+/// and the reports of its searches when asked ([`Self::record_tests`]).
 #[derive(Debug)]
 pub struct Progress {
     /// Counters shared with the searchers.
@@ -275,8 +278,8 @@ impl Default for Progress {
 
 impl Progress {
     /// Keeps a [`TestReport`] of every null-window search from now on,
-    /// until [`Self::take_tests`] takes them (a trace of the solve; one
-    /// report a search, a few a second at most in a long solve).
+    /// until [`Self::take_tests`] takes them (a trace of the solve: one
+    /// report of a few dozen bytes a search, kept until taken).
     pub fn record_tests(&self) {
         let mut tests = self.tests.lock().unwrap_or_else(|e| e.into_inner());
         tests.get_or_insert_with(Vec::new);
