@@ -5,7 +5,7 @@
 # its board's row of data/dakon-openings-long.csv: whether an opening was
 # found, its length (an upper bound: not proved), its score, the seconds
 # to the first one and in all, the closest score seen, the moves and the
-# position after them (quoted, last). tests/dakon_openings.rs replays
+# position after them (quoted, last). tests/it/dakon_openings.rs replays
 # every opening in the file.
 #
 #   scripts/dakon-openings-long.sh SECS N...

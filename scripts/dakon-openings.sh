@@ -105,7 +105,7 @@ turn can take them all, \`src/openings/settle.rs\`). *Known* are the exact count
 their shortest length. *First* is the seconds until the search found
 its first winning opening (the search then goes on shortening it until
 the time is up or the length is proved). The example openings are in
-[dakon-openings.csv](dakon-openings.csv); \`tests/dakon_openings.rs\`
+[dakon-openings.csv](dakon-openings.csv); \`tests/it/dakon_openings.rs\`
 replays every one with the engine and checks its criterion.
 
 | game | criterion | found | length | score | value at least | first | seconds | known winning | known shortest |

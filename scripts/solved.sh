@@ -10,7 +10,7 @@
 # seconds, solver version; "timeout" in value for instances past the
 # budget) and data/solved.md (one table per game, rows n, columns s, like
 # Irving, Donkers and Uiterwijk's Kalah table). The Kalah cells are checked
-# against the published values by the tests (tests/solved.rs), and the
+# against the published values by the tests (tests/it/solved.rs), and the
 # small cells of every game against an exhaustive retrograde analysis.
 # Needs jq.
 set -euo pipefail

@@ -23,7 +23,7 @@
 //! side bit always South's), so a position and its mirror image (rows
 //! swapped, the other side to move) share one key. The rules of every game
 //! are symmetric (guarantee 3 of [`crate::games::Rules`], checked for every
-//! game by `tests/properties.rs`): the mirror image has the same moves
+//! game by `tests/it/properties.rs`): the mirror image has the same moves
 //! (pit numbers count from the mover's pit 1) leading to the mirrored
 //! children, so by induction over play the same future gain for the side
 //! to move, endless play included. The databases index boards the same

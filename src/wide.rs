@@ -14,8 +14,8 @@
 //! which [`WidePosition`] implements as [`Position`] does; so is the end
 //! of the game. On every board both types accept, they give the same
 //! moves and positions (checked by this module's tests and by
-//! `tests/wide.rs`, which also checks large boards against the plain
-//! second implementation of `tests/plain`).
+//! `tests/it/wide.rs`, which also checks large boards against the plain
+//! second implementation of `tests/it/plain`).
 //!
 //! **Guarantees relied on:** counts are at most [`WIDE_MAX_SEEDS`] in all,
 //! so no pit, store or sum overflows a `u16`; a Dakon sowing always ends

@@ -12,6 +12,7 @@
 //! and allowed to run as root (CI runs as root).
 #![cfg(feature = "mpi")]
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use common::{ok, text, TempDir};

@@ -142,7 +142,7 @@ pub const MPI_BYTES: u64 = if cfg!(feature = "mpi") { 12 << 20 } else { 0 };
 /// and resident once read; those a move that takes
 /// [`Rules::LEAST_TAKEN`] seeds or more can reach) plus
 /// [`PROGRAM_BYTES`]. This is what `--memory` is checked
-/// against, before each level is started; `tests/cli_db.rs` checks it
+/// against, before each level is started; `tests/it/cli_db.rs` checks it
 /// against the measured maximum resident set. With no memory limit: see
 /// [`peak_bytes_within`] for the plan under one.
 pub fn peak_bytes<R: Rules>(n: usize, max_seeds: usize, method: Method) -> u64 {

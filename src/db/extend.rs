@@ -29,7 +29,7 @@
 //! (the tests compare them).
 //!
 //! **Only the levels a search can reach.** A move that takes seeds off the
-//! board takes at least [`Rules::LEAST_TAKEN`] (`tests/unmoves.rs` checks
+//! board takes at least [`Rules::LEAST_TAKEN`] (`tests/it/unmoves.rs` checks
 //! it on every board of many levels), so from a board of `top` seeds a
 //! search meets boards of `top` seeds and of `top - LEAST_TAKEN` or fewer,
 //! never those in between; and a level's build reads no level above its own

@@ -12,7 +12,7 @@
 //! As in [`super::build`], a board's moves either leave the level (their
 //! exact worth is known from the lower levels) or are *quiet*: nothing
 //! leaves the board, the turn passes (checked for every such game by
-//! `tests/unmoves.rs`), and the move is worth `-v(c)` for the child `c`.
+//! `tests/it/unmoves.rs`), and the move is worth `-v(c)` for the child `c`.
 //! Write `e(b)` for the best worth of `b`'s moves that leave the level (or
 //! its final gain when the game is over; none when every move is quiet).
 //!
@@ -309,7 +309,7 @@ pub(super) fn edge(parent: u64, same_mover: bool) -> u64 {
 }
 
 /// The parents by the unmove generator of `R`: their quiet moves all pass
-/// the turn (`tests/unmoves.rs`).
+/// the turn (`tests/it/unmoves.rs`).
 struct Unmoves<'a, R> {
     n: usize,
     ix: &'a Indexer,

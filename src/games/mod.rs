@@ -138,7 +138,7 @@ pub enum MoveError {
 /// analysis need not come from a real game).
 ///
 /// **What every game must guarantee** (the solver and the databases rely
-/// on these; `tests/properties.rs` checks each for every registered game):
+/// on these; `tests/it/properties.rs` checks each for every registered game):
 ///
 /// 1. *Play ignores captured seeds:* the moves of a position, and the
 ///    boards they lead to, depend only on its board and the side to move,
@@ -235,7 +235,7 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
     /// by default: a seed sown into a store, or a capture of one). A
     /// database build of level `k` then reads no level above
     /// `k - LEAST_TAKEN`, so only those count in its memory.
-    /// `tests/unmoves.rs` checks it on every board of many levels.
+    /// `tests/it/unmoves.rs` checks it on every board of many levels.
     const LEAST_TAKEN: usize = 1;
 
     /// Whether [`Rules::quiet_parents`] is implemented (the games with
@@ -252,7 +252,7 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
     ///
     /// Only where [`Rules::HAS_UNMOVES`] (the default calls nothing). The
     /// contract, checked on every board of many levels by
-    /// `tests/unmoves.rs`: `p` is reported with `mv` exactly when
+    /// `tests/it/unmoves.rs`: `p` is reported with `mv` exactly when
     /// [`Rules::generate`] of `p` lists `mv` leading to `pos`, with the
     /// board seeds unchanged; and every move that leaves the board seeds
     /// unchanged passes the turn.

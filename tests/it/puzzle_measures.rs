@@ -9,7 +9,7 @@
 //! person would read it and replayed with `apply`, `analyse --db` and
 //! `solve --db`.
 
-mod common;
+use crate::common;
 
 use common::{captured_diff, ok as mancala};
 use mancala::db::Database;

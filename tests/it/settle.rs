@@ -5,7 +5,7 @@
 //! and the search alone solves the position it leaves as North losing
 //! every seed on the board.
 
-mod common;
+use crate::common;
 
 use common::ok as mancala;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! (threshold, horizon, result, whether it answers, nodes, seconds), and
 //! its output is what it is without the option.
 
-mod common;
+use crate::common;
 
 /// The lines `mancala ARGS --trace` printed on stderr, after checking that
 /// it succeeded with the stdout of `mancala ARGS`.

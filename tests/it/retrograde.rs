@@ -1,10 +1,10 @@
 //! The solver against an exhaustive, deliberately simple retrograde
-//! analysis (`tests/retro`, written from the rules document alone, on the
-//! plain rules of `tests/plain`): every reachable position of small boards of
+//! analysis (`tests/it/retro`, written from the rules document alone, on the
+//! plain rules of `tests/it/plain`): every reachable position of small boards of
 //! every game, positions on cycles included, must get the same value.
 
-mod plain;
-mod retro;
+use crate::plain;
+use crate::retro;
 
 use mancala::search::{Options, Solver};
 use mancala::{dispatch, Variant};
@@ -61,7 +61,7 @@ fn check_game(game: &str) {
 }
 
 fn check_game_with(game: &str, setting: (usize, usize)) {
-    let table = include_str!("data/small_values.csv");
+    let table = include_str!("../data/small_values.csv");
     let mut failures = Vec::new();
     let mut compared = 0;
     let mut variants = 0;
@@ -130,7 +130,7 @@ fn dakon_every_reachable_position() {
 #[test]
 fn gain_bounds_hold_on_every_reachable_position() {
     use mancala::games::Rules;
-    let table = include_str!("data/small_values.csv");
+    let table = include_str!("../data/small_values.csv");
     let (mut checked, mut kalah_tight) = (0, 0);
     let mut failures = Vec::new();
     for line in table.lines().skip(1) {

@@ -3,7 +3,7 @@
 //! independent implementation of `rules.md`. Every mismatch is collected and
 //! listed before failing.
 
-mod common;
+use crate::common;
 
 use common::{run, text};
 

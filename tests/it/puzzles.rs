@@ -8,7 +8,7 @@
 //! many plies and not within one fewer, and the printed line replays,
 //! keeps the value at every ply and captures at its last.
 
-mod common;
+use crate::common;
 
 use common::{captured_diff, ok as mancala};
 use mancala::games::{Move, MoveList};

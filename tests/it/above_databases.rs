@@ -4,7 +4,7 @@
 //! retrograde analysis, an independent computation: no search). Every game
 //! whose positions can repeat, on its full board.
 
-mod common;
+use crate::common;
 
 use mancala::db::probe::Tablebase;
 use mancala::db::{self, build::Progress, BuildOptions, Database};

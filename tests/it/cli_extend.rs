@@ -2,7 +2,7 @@
 //! databases and the position built in memory (`--extend-mb`), checked
 //! against the level files `db build` writes.
 
-mod common;
+use crate::common;
 
 use common::{ok, run, TempDir};
 

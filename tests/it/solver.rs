@@ -1,9 +1,9 @@
 //! The exact solver: published Kalah values, agreement of parallel and
 //! serial search, and consistency of `solve` with `analyse`. (Agreement
 //! with an exhaustive retrograde analysis on every reachable position of
-//! small boards is in `tests/retrograde.rs`.)
+//! small boards is in `tests/it/retrograde.rs`.)
 
-mod common;
+use crate::common;
 
 use mancala::games::MoveList;
 use mancala::search::{Options, Solver};
@@ -19,7 +19,7 @@ fn solver(threads: usize) -> Solver {
 
 #[test]
 fn published_kalah_values() {
-    let text = include_str!("data/kalah_values.csv");
+    let text = include_str!("../data/kalah_values.csv");
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
         let f: Vec<&str> = line.split(',').collect();

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 /// `game:NxS` -> value, for every solved row of `data/solved.csv`.
 fn solved() -> HashMap<String, i32> {
-    let text = include_str!("../data/solved.csv");
+    let text = include_str!("../../data/solved.csv");
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
@@ -24,7 +24,7 @@ fn solved() -> HashMap<String, i32> {
 fn small_cells_match_the_retrograde_analysis() {
     let table = solved();
     let mut checked = 0;
-    for line in include_str!("data/small_values.csv").lines().skip(1) {
+    for line in include_str!("../data/small_values.csv").lines().skip(1) {
         // game,position,value,reachable; the position has commas itself.
         let f: Vec<&str> = line.split(',').collect();
         let spec = f[0];
@@ -46,7 +46,7 @@ fn small_cells_match_the_retrograde_analysis() {
 fn kalah_cells_match_the_published_table() {
     let table = solved();
     let mut checked = 0;
-    for line in include_str!("data/kalah_values.csv")
+    for line in include_str!("../data/kalah_values.csv")
         .lines()
         .filter(|l| !l.starts_with('#'))
         .skip(1)

@@ -14,7 +14,7 @@
 //!
 //! The test reads every file of `src/` and checks each `crate::` path it
 //! names (and each `super::` path that leaves the file's own module). It
-//! also prints the module graph (`cargo test --test layers -- --nocapture`).
+//! also prints the module graph (`cargo test --test it layers:: -- --nocapture`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -34,7 +34,7 @@ fn layer(module: &str) -> usize {
         // Re-exports at the crate root (`crate::Position`, `crate::Rules`)
         // are all of layer 0.
         [root] if root.chars().next().is_some_and(char::is_uppercase) => 0,
-        _ => panic!("module {module} has no layer: add it to tests/layers.rs"),
+        _ => panic!("module {module} has no layer: add it to tests/it/layers.rs"),
     }
 }
 

@@ -11,7 +11,7 @@
 //! it.
 //!
 //! It has no limit on the board (rows of any length, counts up to `u32`),
-//! so it also checks Dakon on the wide boards (`tests/wide.rs`,
+//! so it also checks Dakon on the wide boards (`tests/it/wide.rs`,
 //! `tests/data/perft-wide.tsv`: up to `dakon:32x64`).
 //!
 //! Board indices follow `rules.md`: `0..n` are South pits 1..n, `n..2n` are

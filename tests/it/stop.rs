@@ -2,7 +2,7 @@
 //! status 3 and the bounds on the value proven so far; a solve that ends
 //! in time is unaffected.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -64,7 +64,7 @@ fn stop_after_ends_a_parallel_solve_that_splits_within_the_first_turn() {
     // search once kept splitting into fresh searches that had not seen
     // the stop, and ran on for minutes. Without levels in memory
     // (`--extend-mb 0`) no first turn is tried before the search
-    // (`tests/settle.rs`): the search itself is stopped.
+    // (`tests/it/settle.rs`): the search itself is stopped.
     stopped_solve(&[
         "solve",
         "--game",

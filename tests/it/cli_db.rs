@@ -3,7 +3,7 @@
 //! mismatched file is refused with exit status 2 and a clear message by
 //! every command that reads it, and `db build` replaces it.
 
-mod common;
+use crate::common;
 
 use common::{assert_bad, ok_lines, run, text, TempDir};
 use std::path::{Path, PathBuf};
@@ -567,7 +567,7 @@ fn a_second_build_in_the_same_directory_is_refused_and_touches_nothing() {
 /// (Anywoli, no unmoves): with a ceiling that leaves the top level's edges
 /// about two a board (four bytes each; one sweep leaves 2.7 to record),
 /// the build sweeps until they fit and stays within it (and writes the
-/// sweep build's files, checked by `tests/db.rs`).
+/// sweep build's files, checked by `tests/it/db.rs`).
 #[cfg(target_os = "linux")]
 #[test]
 fn a_build_by_recorded_edges_stays_within_a_small_memory_ceiling() {

@@ -2,7 +2,7 @@
 //! says what the text output says (docs/json.md). Also the completion
 //! scripts name every command.
 
-mod common;
+use crate::common;
 
 use common::ok as mancala;
 use serde_json::Value;

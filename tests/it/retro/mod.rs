@@ -3,7 +3,7 @@
 //! oracle for the game value of `shared/spec/rules.md` ("Game value").
 //!
 //! It was written from the rules alone, without looking at the engine, and it
-//! uses the plain rules module (`tests/plain`) for every move, so that neither
+//! uses the plain rules module (`tests/it/plain`) for every move, so that neither
 //! the engine's move generator nor its search can leak into the values it
 //! produces. It is slow and memory-hungry on purpose (every position is a
 //! [`PlainPos`] in a hash map); use it on tiny boards only.

@@ -9,7 +9,7 @@
 //! board index of rules.md (`0..n-1` South, `n..2n-1` North), and the pit
 //! opposite `idx` is `2n-1-idx`.
 
-mod common;
+use crate::common;
 
 use common::{assert_bad, describe, ok_lines, run, text};
 

@@ -1,10 +1,10 @@
 //! The engine against the plain second implementation of the rules
-//! (`tests/plain`, written from the rules document alone): the exact `moves`
+//! (`tests/it/plain`, written from the rules document alone): the exact `moves`
 //! output on many random positions of every game, both arbitrary boards and
 //! positions reached by random play.
 
-mod common;
-mod plain;
+use crate::common;
+use crate::plain;
 
 use mancala::games::MoveList;
 use mancala::{Game, Position, Variant};

@@ -1,19 +1,19 @@
 //! Dakon on wide boards (`mancala::wide`): the same moves as the plain
-//! second implementation of `tests/plain` (written from the rules alone,
+//! second implementation of `tests/it/plain` (written from the rules alone,
 //! with no limit on the board) on boards beyond the engine's limits, and
 //! the same counts as the engine on the boards both accept.
 //!
 //! - every Dakon row of `tests/data/perft.tsv` (boards the engine accepts)
 //!   is reproduced by the wide representation;
 //! - the rows of `tests/data/perft-wide.tsv` (large boards, counted by the
-//!   plain implementation: `cargo test --release --test wide --
-//!   --ignored --nocapture write_rows` prints them) are reproduced by the
+//!   plain implementation: `cargo test --release --test it --
+//!   --ignored --nocapture wide::write_rows` prints them) are reproduced by the
 //!   wide representation, and a sample of them by the plain one again;
 //! - random games on large boards list, position by position, exactly the
 //!   moves the plain implementation lists, and `mancala moves` prints them.
 
-mod common;
-mod plain;
+use crate::common;
+use crate::plain;
 
 use mancala::wide::{WideDakon, WidePosition};
 

@@ -2,7 +2,7 @@
 //! every error is exit status 2, nothing on stdout, a message on stderr, and
 //! never a panic. Also: the start position is the default `--position`.
 
-mod common;
+use crate::common;
 
 use common::{assert_bad, ok_lines};
 

@@ -1,12 +1,12 @@
 //! Endgame databases: every stored value against the exhaustive retrograde
-//! analysis of `tests/retro` (written from the rules document alone) on
+//! analysis of `tests/it/retro` (written from the rules document alone) on
 //! small boards of every game, both sides to move; Awari against Lincke's
 //! published table (appendix B); the solver gives the same values with the
 //! databases as without, searching fewer nodes.
 
-mod common;
-mod plain;
-mod retro;
+use crate::common;
+use crate::plain;
+use crate::retro;
 
 use common::{position, TempDir};
 use mancala::db::{self, build::Progress, BuildOptions, Database};
@@ -181,7 +181,7 @@ fn propagation_and_sweeps_write_identical_files() {
 #[test]
 fn awari_levels_match_lincke_up_to_12() {
     let mut table: HashMap<usize, Vec<(i32, u64)>> = HashMap::new();
-    for line in include_str!("data/lincke_awari.tsv").lines().skip(1) {
+    for line in include_str!("../data/lincke_awari.tsv").lines().skip(1) {
         let f: Vec<&str> = line.split('\t').collect();
         table
             .entry(f[0].parse().unwrap())

@@ -1,6 +1,6 @@
 //! Perft tables (`tests/data/perft.tsv`): leaf counts of every game from
 //! start positions and sample positions, computed once by the plain second
-//! implementation of the rules (`tests/plain`), frozen in the data file, and
+//! implementation of the rules (`tests/it/plain`), frozen in the data file, and
 //! checked here against the engine for every row small enough to run in a
 //! test. The deeper rows are checked by `scripts/perft-check.sh`.
 
@@ -18,7 +18,7 @@ struct Row {
 }
 
 fn rows() -> Vec<Row> {
-    let text = include_str!("data/perft.tsv");
+    let text = include_str!("../data/perft.tsv");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {

@@ -1,12 +1,12 @@
 //! `mancala openings` against a plain recursive enumeration of South's first
-//! turns on the plain rules of `tests/plain` (written from the rules
+//! turns on the plain rules of `tests/it/plain` (written from the rules
 //! document alone): the same winning openings, in the same order, and the
 //! same summary line, for both criteria; every listed opening replays with
 //! `apply` to the printed position and meets its criterion; counting agrees
 //! with listing.
 
-mod common;
-mod plain;
+use crate::common;
+use crate::plain;
 
 use common::{run, TempDir};
 use mancala::games::dakon::Dakon;

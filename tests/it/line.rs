@@ -3,7 +3,7 @@
 //! final scores when the game ends (their difference is the position's
 //! value), or a repetition whose captured seeds already make the value.
 
-mod common;
+use crate::common;
 
 use common::ok as mancala;
 use mancala::games::MoveList;

@@ -5,7 +5,7 @@
 //! value, the hints give the solver's values, and the game ends with the
 //! final score of the rules.
 
-mod common;
+use crate::common;
 
 use mancala::games::MoveList;
 use mancala::search::{Options, Solver};

@@ -1,12 +1,12 @@
 //! `mancala openings --shortest`: the proved shortest lengths equal those
 //! of the exhaustive counts of `data/openings.md` (an independent
 //! enumeration of every first turn); every opening printed replays, on
-//! the plain rules of `tests/plain` and with `mancala apply`, to the
+//! the plain rules of `tests/it/plain` and with `mancala apply`, to the
 //! printed position and meets its criterion; bad input is refused with
 //! exit status 2; a stopped search says so and exits with status 3.
 
-mod common;
-mod plain;
+use crate::common;
+use crate::plain;
 
 use common::run;
 

@@ -3,7 +3,7 @@
 //! the histogram's bars as `db stats` counts them. Written whole or not at
 //! all: a bad request leaves no file.
 
-mod common;
+use crate::common;
 
 use common::{ok, run as mancala};
 use mancala::{Position, Setup, Side};
