@@ -68,7 +68,9 @@ const FIRST_STACK_SHARE: usize = 6;
 /// the stage's levels are built (the first stage's above the databases,
 /// each later stage's grown on the levels before) and the next search
 /// runs on a solver that probes them,
-/// with a table smaller by the bytes they keep; after the last stage
+/// with a table smaller by the bytes they keep, and from the bounds on the
+/// value the searches before proved (a solve's: `Solver::assume_bounds`;
+/// the note before a build shows them); after the last stage
 /// `work` runs to its end. A search before a build that fails for want
 /// of stack or of room for the positions it holds open goes on to the
 /// build too (the levels in memory cut those paths short). `--stop-after`
@@ -95,6 +97,15 @@ pub fn run<T: Send>(
     let mut done: Option<Plan> = None;
     let mut built: Option<Built> = None;
     let (mut nodes_before, mut interior_before) = (0, 0);
+    // The bounds on the value the searches before the builds proved: each
+    // later search starts from them (`Solver::assume_bounds`).
+    let mut proven: Option<(i32, i32)> = None;
+    let assume = |solver: &mut Solver, proven: Option<(i32, i32)>| match proven {
+        Some((lo, hi)) => {
+            dispatch!(variant.game(), R => solver.assume_bounds::<R>(pos, lo, hi))
+        }
+        None => Ok(()),
+    };
     for stage in stages(args, variant, pos, from, threads) {
         let plan = done.as_ref().map_or(stage.clone(), |d| stage.above(d));
         let kept = done.as_ref().map_or(0, |d| d.kept_bytes);
@@ -105,6 +116,7 @@ pub fn run<T: Send>(
             // (`FIRST_STACK_SHARE`).
             let stack = args.stack_bytes() / FIRST_STACK_SHARE;
             solver = args.solver_with_stack(pos, probe(&ext), kept, stack)?;
+            assume(&mut solver, proven)?;
             let left = args
                 .stop_after
                 .map(|s| (s - begun.elapsed().as_secs_f64()).max(0.0));
@@ -119,8 +131,14 @@ pub fn run<T: Send>(
                         built,
                     })
                 }
-                Err(e @ SolveError::Stopped { .. }) if !args.stop_requested(begun) => {
-                    stopped = Some(e)
+                Err(SolveError::Stopped { bounds }) if !args.stop_requested(begun) => {
+                    // Both true bounds of one value: their intersection
+                    // is too.
+                    proven = match (bounds, proven) {
+                        (Some((a, b)), Some((c, d))) => Some((a.max(c), b.min(d))),
+                        (b, p) => b.or(p),
+                    };
+                    stopped = Some(SolveError::Stopped { bounds: proven });
                 }
                 // Too deep or too many open positions: the levels built in
                 // memory end those paths, so the build may still settle it.
@@ -139,8 +157,12 @@ pub fn run<T: Send>(
                 "note: {}building {} in memory ({} boards, about {:.0} s estimated)",
                 if first > 0.0 {
                     format!(
-                        "no answer after {:.1} s of search; ",
-                        begun.elapsed().as_secs_f64()
+                        "no answer after {:.1} s of search{}; ",
+                        begun.elapsed().as_secs_f64(),
+                        match proven {
+                            Some((lo, hi)) => format!(" (the value lies in {lo}..={hi})"),
+                            None => String::new(),
+                        }
                     )
                 } else {
                     String::new()
@@ -185,6 +207,7 @@ pub fn run<T: Send>(
         });
         ext = Some(Arc::new(grown));
         solver = args.solver_with(pos, probe(&ext), stage.kept_bytes)?;
+        assume(&mut solver, proven)?;
         done = Some(stage);
     }
     let left = args
