@@ -8,6 +8,7 @@
 use super::{CliError, SearchArgs};
 use mancala::db::extend::{self, Extended, Plan};
 use mancala::db::Tablebase;
+use mancala::games::Rules;
 use mancala::search::{SolveError, Solver};
 use mancala::{dispatch, Position, Variant};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -100,6 +101,11 @@ pub fn run<T: Send>(
     // The bounds on the value the searches before the builds proved: each
     // later search starts from them (`Solver::assume_bounds`).
     let mut proven: Option<(i32, i32)> = None;
+    let seed_bound = {
+        let lead = pos.lead(pos.to_move());
+        let (floor, ceiling) = dispatch!(variant.game(), R => R::gain_bounds(pos));
+        (lead + floor, lead + ceiling)
+    };
     let assume = |solver: &mut Solver, proven: Option<(i32, i32)>| match proven {
         Some((lo, hi)) => {
             dispatch!(variant.game(), R => solver.assume_bounds::<R>(pos, lo, hi))
@@ -160,8 +166,11 @@ pub fn run<T: Send>(
                         "no answer after {:.1} s of search{}; ",
                         begun.elapsed().as_secs_f64(),
                         match proven {
-                            Some((lo, hi)) => format!(" (the value lies in {lo}..={hi})"),
-                            None => String::new(),
+                            // Within the seed bound: something proven.
+                            Some((lo, hi)) if (lo, hi) != seed_bound => {
+                                format!(" (the value lies in {lo}..={hi})")
+                            }
+                            _ => String::new(),
                         }
                     )
                 } else {
