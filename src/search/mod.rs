@@ -607,7 +607,8 @@ impl Solver {
     /// holds too), so they go in as the position's entry, merged with
     /// anything it already knows, and MTD(f) starts inside them ([`mtdf`]).
     /// Bounds that cannot be true (`lo > hi`, or disjoint from what the
-    /// seed bound or the table knows) record nothing.
+    /// seed bound or the table knows) record nothing, nor do bounds on a
+    /// position whose board is too wide for the table's keys.
     pub fn assume_bounds<R: Rules>(
         &mut self,
         pos: &Position,
