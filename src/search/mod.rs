@@ -605,7 +605,7 @@ impl Solver {
     /// seeds already captured they are true bounds of the future gain, what
     /// the table holds for the position (clipped to the seed bound, which
     /// holds too), so they go in as the position's entry, merged with
-    /// anything it already knows, and MTD(f) starts inside them ([`mtdf`]).
+    /// anything it already knows, and MTD(f) starts inside them.
     /// Bounds that cannot be true (`lo > hi`, or disjoint from what the
     /// seed bound or the table knows) record nothing, nor do bounds on a
     /// position whose board is too wide for the table's keys.
