@@ -180,8 +180,9 @@ pub struct SearchArgs {
     /// than the databases hold (or there are none) and a search has not
     /// finished within a quarter of the estimated time of building the
     /// missing levels, build them in memory, within MB at the peak (and
-    /// within --tt-mb; the table then shrinks by what they keep), and probe
-    /// them; when that build would take more than about 12 s or not fit,
+    /// within --tt-mb; the table is smaller by what they keep, and is kept
+    /// through the builds with what the searches before them proved), and
+    /// probe them; when that build would take more than about 12 s or not fit,
     /// first the lowest levels that build within 12 s, in the same way,
     /// then, each time the search with the levels built so far has not
     /// finished within 2.5 times the estimate of every level to the next
@@ -279,6 +280,12 @@ impl SearchArgs {
         self.solver_with_stack(pos, db, less_bytes, self.stack_bytes())
     }
 
+    /// Search threads: `--threads`, by default every core.
+    pub fn threads(&self) -> usize {
+        self.threads
+            .map_or_else(|| Options::default().threads, usize::from)
+    }
+
     /// The stack of each search thread (`--stack-mb`), in bytes.
     pub fn stack_bytes(&self) -> usize {
         usize::try_from(self.stack_mb << 20).unwrap_or(usize::MAX)
@@ -304,9 +311,7 @@ impl SearchArgs {
             horizon: self.horizon,
             ..Options::default()
         };
-        if let Some(t) = self.threads {
-            options.threads = usize::from(t);
-        }
+        options.threads = self.threads();
         let solver = Solver::new(options);
         let solver = match db {
             None => solver,

@@ -595,6 +595,15 @@ impl<E: Entry> Buckets<E> {
         self.old_mask.store(self.first_mask, Ordering::Relaxed);
     }
 
+    fn forget_guesses(&self) {
+        let used = self.live_mask.load(Ordering::Relaxed) + 1;
+        for e in &self.entries[..used * ENTRIES_PER_BUCKET] {
+            if matches!(e.get(), Some((_, d)) if d & GUESS != 0) {
+                e.put(0, 0);
+            }
+        }
+    }
+
     /// Every valid entry of the part in use: stored key and data.
     #[cfg(test)]
     fn valid_entries(&self) -> Vec<(u128, u64)> {
@@ -738,6 +747,14 @@ impl Table {
     #[inline]
     pub fn store(&self, key: PackedBoard, value: Stored) {
         each!(self, b => b.store(key, value.pack()))
+    }
+
+    /// Empties every guess entry (see "Guess entries" in the module docs),
+    /// keeping the true bounds: for a table handed to a search whose
+    /// guesses would differ (`Solver::into_learned`). Not to be called while
+    /// a search uses the table; writes only the buckets in use.
+    pub fn forget_guesses(&self) {
+        each!(self, b => b.forget_guesses())
     }
 
     /// Empties the table.
@@ -990,6 +1007,56 @@ mod tests {
             t.store(b, truth);
             t.store_guess(b, guess, 1);
             assert_eq!(t.probe(b), Some(truth));
+        }
+    }
+
+    /// Forgetting the guesses keeps every true entry as it was, and leaves
+    /// the guesses' slots free (a probe, and the first guess's probe, find
+    /// nothing there). Compared with what the table held just before
+    /// (under Miri the part in use is small enough for entries to evict one
+    /// another).
+    #[test]
+    fn forgetting_the_guesses_keeps_the_true_bounds() {
+        for t in both(1 << 16) {
+            let guess = Stored {
+                lower: 2,
+                upper: 2,
+                best: 1,
+                work: 7,
+            };
+            for i in 0..60u128 {
+                let k = key(&t, i);
+                if i % 3 == 0 {
+                    t.store_guess(k, guess, 9);
+                } else {
+                    let b = i as i16;
+                    t.store(
+                        k,
+                        Stored {
+                            lower: -b,
+                            upper: b,
+                            best: 3,
+                            work: 5,
+                        },
+                    );
+                }
+            }
+            let before: Vec<_> = (0..60).map(|i| t.probe_guess(key(&t, i))).collect();
+            let count = |guesses: bool| {
+                before
+                    .iter()
+                    .filter(|b| matches!(b, Some((_, d)) if d.is_some() == guesses))
+                    .count()
+            };
+            assert!(count(true) >= 10 && count(false) >= 20);
+            t.forget_guesses();
+            for (i, was) in (0..60).zip(before) {
+                let now = t.probe_guess(key(&t, i));
+                match was {
+                    Some((_, Some(_))) | None => assert_eq!(now, None, "{i}"),
+                    Some((s, None)) => assert_eq!(now, Some((s, None)), "{i}"),
+                }
+            }
         }
     }
 

@@ -68,11 +68,15 @@ const FIRST_STACK_SHARE: usize = 6;
 /// [`Plan::search_first`] of that stage's build; if it has not finished,
 /// the stage's levels are built (the first stage's above the databases,
 /// each later stage's grown on the levels before) and the next search
-/// runs on a solver that probes them,
-/// with a table smaller by the bytes they keep, and from the bounds on the
-/// value the searches before proved (a solve's: `Solver::assume_bounds`;
-/// the note before a build shows them); after the last stage
-/// `work` runs to its end. A search before a build that fails for want
+/// runs on a solver that probes them, with the table of the solver before
+/// (`Solver::into_learned`: every bound the searches before proved, at
+/// every position they settled, less their guesses) and the bounds on the
+/// value they proved (a solve's: `Solver::assume_bounds`; the note before
+/// a build shows them); after the last stage `work` runs to its end.
+/// The one table is smaller than `--tt-mb` by what the last stage keeps
+/// from the start, so that it fits beside the levels of every stage; it
+/// is held through the builds, so their peak comes on top of the part of
+/// it in use. A search before a build that fails for want
 /// of stack or of room for the positions it holds open goes on to the
 /// build too (the levels in memory cut those paths short). `--stop-after`
 /// and Ctrl-C stop any phase: a stop during a build reports the bounds of
@@ -90,8 +94,13 @@ pub fn run<T: Send>(
         Some(e) => Some(e.clone() as Arc<dyn Tablebase>),
         None => db.clone().map(|d| d as Arc<dyn Tablebase>),
     };
-    let mut solver = args.solver_with(pos, probe(&None), 0)?;
-    let threads = solver.threads();
+    // Every solver's table is smaller by what the last stage keeps, so that
+    // one table, handed from each solver to the next, fits beside the
+    // levels of every stage.
+    let threads = args.threads();
+    let stages = stages(args, variant, pos, from, threads);
+    let less = stages.last().map_or(0, |s| s.kept_bytes);
+    let mut solver = args.solver_with(pos, probe(&None), less)?;
     // The levels built so far, the plan they were built by, and what the
     // JSON reports of them.
     let mut ext: Option<Arc<Extended>> = None;
@@ -112,7 +121,7 @@ pub fn run<T: Send>(
         }
         None => Ok(()),
     };
-    for stage in stages(args, variant, pos, from, threads) {
+    for stage in stages {
         let plan = done.as_ref().map_or(stage.clone(), |d| stage.above(d));
         let kept = done.as_ref().map_or(0, |d| d.kept_bytes);
         let first = plan.search_first(threads);
@@ -121,7 +130,10 @@ pub fn run<T: Send>(
             // The search before a build gets a share of the stack only
             // (`FIRST_STACK_SHARE`).
             let stack = args.stack_bytes() / FIRST_STACK_SHARE;
-            solver = args.solver_with_stack(pos, probe(&ext), kept, stack)?;
+            let learned = solver.into_learned();
+            solver = args
+                .solver_with_stack(pos, probe(&ext), less, stack)?
+                .with_learned(learned);
             assume(&mut solver, proven)?;
             let left = args
                 .stop_after
@@ -156,8 +168,8 @@ pub fn run<T: Send>(
         }
         let seconds_before = begun.elapsed().as_secs_f64();
         // The solver holds the levels built so far: they grow only once it
-        // is gone.
-        drop(solver);
+        // is gone. Its table stays, with every bound it proved.
+        let learned = solver.into_learned();
         if !args.quiet {
             eprintln!(
                 "note: {}building {} in memory ({} boards, about {:.0} s estimated)",
@@ -215,7 +227,9 @@ pub fn run<T: Send>(
             seconds_before,
         });
         ext = Some(Arc::new(grown));
-        solver = args.solver_with(pos, probe(&ext), stage.kept_bytes)?;
+        solver = args
+            .solver_with(pos, probe(&ext), less)?
+            .with_learned(learned);
         assume(&mut solver, proven)?;
         done = Some(stage);
     }
