@@ -453,13 +453,6 @@ pub struct Learned {
     tabled: u64,
 }
 
-impl Learned {
-    /// The table.
-    pub fn table(&self) -> &Table {
-        &self.table
-    }
-}
-
 /// An exact solver with its table and thread pool. Reuse it across solves
 /// to keep what the table learned; a solve of another game or row length
 /// clears the table first (keys do not encode them).
@@ -628,10 +621,10 @@ impl Solver {
     /// its solver reach, so a later solver with more databases (more levels
     /// built in memory) guesses better without them, where they would cut
     /// its own iterations of the same depth with the worse values (an Akon
-    /// position of 21 seeds handed on across a build with its guesses
-    /// answered in 145.7 s, without them in 58.9 s: `data/cycles.md`, "Stop
-    /// 50"). The true bounds stay, even those of a solve that failed
-    /// (`outcome`).
+    /// position of 21 seeds handed on across a build with its guesses was
+    /// answered in 145.7 s, without them in 58.9 s, one run each on two
+    /// threads: `data/cycles.md`, "Stop 50"). The true bounds stay, even
+    /// those of a solve that failed (`outcome`).
     pub fn into_learned(self) -> Learned {
         self.table.forget_guesses();
         Learned {
