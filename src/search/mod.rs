@@ -953,6 +953,30 @@ impl Solver {
     }
 }
 
+/// Checks every entry of `entries` (a table's true entries, see
+/// [`Table::true_entries`]): the bounds it holds must hold the exact gain
+/// of its board, which `exact` (a solver with a table of its own) finds
+/// afresh; `context` names the case in the panic. For the tests of what a
+/// search leaves in its table.
+#[cfg(test)]
+pub(crate) fn assert_entries_hold_exact<R: Rules>(
+    exact: &mut Solver,
+    n: usize,
+    entries: impl IntoIterator<Item = (crate::packed::PackedBoard, tt::Stored)>,
+    context: &str,
+) {
+    for (key, st) in entries {
+        let board = key.unpack(n, [0, 0]).unwrap();
+        let g = exact.solve::<R>(&board).unwrap().gain;
+        assert!(
+            i32::from(st.lower) <= g && g <= i32::from(st.upper),
+            "{context}: {board}: stored {}..={}, exact {g}",
+            st.lower,
+            st.upper
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1107,16 +1131,13 @@ mod tests {
             let mut entries = solver.table.true_entries();
             assert!(entries.len() > 100, "{variant}: {} entries", entries.len());
             entries.sort_by_key(|(_, st)| std::cmp::Reverse(st.work));
-            for (key, st) in entries.into_iter().take(150) {
-                let board = key.unpack(v.n(), [0, 0]).unwrap();
-                let g = exact.solve::<R>(&board).unwrap().gain;
-                assert!(
-                    i32::from(st.lower) <= g && g <= i32::from(st.upper),
-                    "{variant}, stopped after {stop_ms} ms: {board}: stored {}..={}, exact {g}",
-                    st.lower,
-                    st.upper
-                );
-            }
+            let context = format!("{variant}, stopped after {stop_ms} ms");
+            assert_entries_hold_exact::<R>(
+                &mut exact,
+                v.n(),
+                entries.into_iter().take(150),
+                &context,
+            );
             let value = exact.solve::<R>(&pos).unwrap().value;
             let mut next = Solver::new(Options {
                 threads: 2,
