@@ -327,19 +327,26 @@ pub fn stages<R: Rules>(
 /// the stages before, before it builds that stage. More than the first
 /// stage's [`SEARCH_FIRST_SHARE`]: the first stage's levels are those a
 /// search from most positions needs, and a search with them that has not
-/// answered yet usually answers before the next levels would pay for
-/// their build. `akon:7x5`, 21 seeds, databases to 8 (2 threads): with the
-/// levels to 13 the search answered 13 of 18 random positions within 60
-/// s (up to 33 s of search after the build). Building the next stage
-/// after a quarter of its own estimate (2.7 s of search) answered 11 of
-/// them within 60 s, after as long as its build (11 s) 11 too: the
-/// searches with levels to 14 are not much shorter. With twice the
-/// estimate of the levels to 14 (42 s), 12 of 18; with 2.5 times (52 s) a
-/// solve that the first stage's levels answer within a minute is not
-/// slowed by the next, and those they do not answer get the next levels:
-/// `S 2,0,3,0,0,0,1/2,5,2,1,0,2,3 24-25`, no answer in 120 s with levels
-/// to 13, answers with levels to 14 in 63 s of search, to 15 in 21 s.
-pub const LATER_SEARCH_SHARE: f64 = 2.5;
+/// answered yet often answers before the next levels would pay for their
+/// build.
+///
+/// Measured on `akon:7x5` positions of 21 seeds over databases to 8 (2
+/// threads). Stop 45, when a build ended the search before it and the
+/// next began afresh: a quarter of the next stage's own estimate (2.7 s of
+/// search before level 14), 11 of 18 within 60 s; as long as its build
+/// (11 s), 11; twice the estimate of every level to it (42 s), 12; 2.5
+/// times (52 s), 13. Since the table goes on across the builds (stop 50:
+/// `Solver::into_learned`), a build costs the search after it only the
+/// build's own seconds, and an earlier one pays: stop 51, on a machine
+/// about 1.5 times slower, 2.5 times answered 12 of the 18 within 60 s,
+/// once (21 s before level 14) 13, half (10 s) 7 of the 10 drawn by
+/// `scripts/cycles.sh` but two of them 13 s slower than with once. Once
+/// also brings each later stage sooner: `S 2,0,3,0,0,0,1/2,5,2,1,0,2,3
+/// 24-25`, which the levels to 13 do not answer, is answered in 116 s
+/// (the levels to 15 built after 78 s of search) instead of 173 s (to 14
+/// after 63 s); peak memory 2.2 GB instead of 1.6 (`data/cycles.md`,
+/// "Stop 51").
+pub const LATER_SEARCH_SHARE: f64 = 1.0;
 
 /// How much longer (in estimated seconds of the whole build so far) each
 /// stage of [`stages`] is than the one before.
@@ -685,8 +692,9 @@ mod tests {
         assert_eq!(s[5], plan::<Akon>(7, 9, 18, gib).unwrap());
         // The first stage searches first for a quarter of its estimate.
         assert_eq!(s[0].search_first(2), s[0].seconds(2) * SEARCH_FIRST_SHARE);
-        // What a later stage still builds, and the search before it: 2.5
-        // times the estimate of every level to it (below the whole).
+        // What a later stage still builds, and the search before it:
+        // LATER_SEARCH_SHARE of the estimate of every level to it (below
+        // the whole).
         let rest = s[5].above(&s[4]);
         assert_eq!(rest.levels, [18]);
         assert_eq!(rest.boards, s[5].boards - s[4].boards);

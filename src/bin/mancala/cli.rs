@@ -185,7 +185,7 @@ pub struct SearchArgs {
     /// probe them; when that build would take more than about 12 s or not fit,
     /// first the lowest levels that build within 12 s, in the same way,
     /// then, each time the search with the levels built so far has not
-    /// finished within 2.5 times the estimate of every level to the next
+    /// finished within the estimate of every level to the next
     /// stage, the lowest within twice the seconds of the stage before, as
     /// long as they fit, and last the whole (after a quarter of what it
     /// adds). Kalah: when a search has not finished within half the
