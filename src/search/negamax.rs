@@ -698,7 +698,7 @@ impl<'a, R: Rules> Searcher<'a, R> {
                 // Young brothers wait: the first move was searched alone
                 // and did not cut, so the others are searched in parallel
                 // (each by a searcher of its own: their results are
-                // settled).
+                // settled); a racing root searches them all so.
                 if let Some((v, m, t)) =
                     self.split(pos, moves, &order[nth..], alpha.max(best), beta)
                 {
