@@ -691,8 +691,8 @@ impl<'a, R: Rules> Searcher<'a, R> {
             // would start afresh, search a while before they see the stop,
             // and split again, without end when every node of a turn may
             // split (a Dakon solve ran on for minutes past `--stop-after`).
-            // The root of a test in a game whose positions can repeat
-            // races its moves from the first ([`Searcher::races`]).
+            // The root of a test races its moves from the first
+            // ([`Searcher::races`]).
             let from_first = nth == 0 && order.len() > 1 && self.races();
             if (nth == 1 || from_first) && !self.aborted && self.may_split(board, known_work) {
                 // Young brothers wait: the first move was searched alone
@@ -869,32 +869,36 @@ impl<R: Rules> Searcher<'_, R> {
             && rayon::current_num_threads() > 1
     }
 
-    /// Whether the node being searched is the root of a test in a game
-    /// whose positions can repeat, which searches all its moves in
-    /// parallel at once instead of its first move alone (young brothers
-    /// wait, as every other node). There one move's subtree may cost a
-    /// hundred times another's that proves the same cut, and which comes
-    /// first is the table's move, set by whichever thread stored last:
-    /// `awari` `N 0,1,0,0,10,0/0,1,0,0,6,0 14-16` over databases to 12
-    /// (2 threads, `solve --extend-mb 0`) took 0.8 M nodes and 0.35 s in
-    /// 7 of 8 runs, and 13.2 M nodes and 4.8 s in the eighth, whose test
-    /// at horizon 36 began with the move that proves `g >= -14` in 14.6 M
-    /// nodes (another proves it in 0.2 M). With the race, 0.8 to 1.0 M
-    /// nodes and 0.22 to 0.34 s in 8 of 8: the cheaper proof ends the
-    /// other move's search (a split's cutoff), and a test that fails
-    /// searches every move anyway. The price is the second move's nodes
-    /// where the first cuts at once: the starts of `akon:4x3` 1.01 M ->
-    /// 1.34 to 1.43 M nodes (0.39 to 0.44 s -> 0.49 to 0.51 s) and
+    /// Whether the node being searched is the root of a test, which
+    /// searches all its moves in parallel at once instead of its first
+    /// move alone (young brothers wait, as every other node). There one
+    /// move's subtree may cost a hundred times another's that proves the
+    /// same cut, and which comes first is the table's move, set by
+    /// whichever thread stored last: `awari` `N
+    /// 0,1,0,0,10,0/0,1,0,0,6,0 14-16` over databases to 12 (2 threads,
+    /// `solve --extend-mb 0`) took 0.8 M nodes and 0.35 s in 7 of 8 runs,
+    /// and 13.2 M nodes and 4.8 s in the eighth, whose test at horizon 36
+    /// began with the move that proves `g >= -14` in 14.6 M nodes
+    /// (another proves it in 0.2 M). With the race, 0.8 to 1.0 M nodes
+    /// and 0.22 to 0.34 s in 8 of 8: the cheaper proof ends the other
+    /// move's search (a split's cutoff), and a test that fails searches
+    /// every move anyway. The price is the second move's nodes where the
+    /// first cuts at once: the starts of `akon:4x3` 1.01 M -> 1.34 to
+    /// 1.43 M nodes (0.39 to 0.44 s -> 0.49 to 0.51 s) and
     /// `djenon-abe:6x4` 1.46 to 1.57 M -> 1.96 to 2.05 M (8.8 s both ways,
     /// mostly its build), against `anywoli:7x4` 1.9 M -> 0.48 M; Dakon 8x8
     /// and 7x7 unchanged; the Akon and Awari positions of
-    /// `data/cycles.md`, "Stop 51", within the noise. Kalah keeps young
-    /// brothers wait at the root: its schedule and node counts
-    /// (`data/solve-table.md`) were measured with it, and the race was
-    /// not.
+    /// `data/cycles.md`, "Stop 51", within the noise. In Kalah (2
+    /// threads, interleaved runs, stop 51's slow machine): (6,4) with the
+    /// 20-seed databases 3.43 to 4.46 s, median 3.62, against 3.07 to
+    /// 4.60 s, median 3.33 (six runs each; 13.5 to 14.1 M interior nodes
+    /// against 13.0 to 15.0 M); without databases 21.9 and 20.5 s against
+    /// 21.3 and 17.4 s (63.3 M against 57.6 to 59.7 M); (6,3), (5,4),
+    /// (4,6) without and (4,6), (5,4) with databases the same or faster
+    /// (`data/solve-table.md`, "Stop 51"). One thread never splits.
     #[inline]
     fn races(&self) -> bool {
-        R::CYCLIC && self.depth == 1 && self.flags.is_empty()
+        self.depth == 1 && self.flags.is_empty()
     }
 
     /// Searches the moves `order` of `pos` in parallel, each with the
