@@ -106,7 +106,7 @@ const SPLIT_MAX_PLY: usize = 6;
 
 /// Seeds on the board from which a node may search its moves in parallel
 /// (below, subtrees are too small to be worth a task).
-const SPLIT_MIN_SEEDS: usize = 12;
+pub const SPLIT_MIN_SEEDS: usize = 12;
 
 /// Deeper than [`SPLIT_MAX_PLY`], a node also searches its moves in
 /// parallel when its last search (an earlier MTD(f) test's, by the table)
@@ -686,15 +686,20 @@ impl<'a, R: Rules> Searcher<'a, R> {
         // Whether a searched move's result leaned on a horizon, and
         // whether the best one's did.
         let (mut tainted_any, mut tainted_best) = (false, false);
+        // Where the moves may go in parallel: after the first (young
+        // brothers wait), or from the first at the root of a test
+        // ([`Searcher::races`]).
+        let first_split = if order.len() > 1 && self.races() {
+            0
+        } else {
+            1
+        };
         for (nth, &(_, i)) in order.iter().enumerate() {
             // Not once this search was stopped: the split's searchers
             // would start afresh, search a while before they see the stop,
             // and split again, without end when every node of a turn may
             // split (a Dakon solve ran on for minutes past `--stop-after`).
-            // The root of a test races its moves from the first
-            // ([`Searcher::races`]).
-            let from_first = nth == 0 && order.len() > 1 && self.races();
-            if (nth == 1 || from_first) && !self.aborted && self.may_split(board, known_work) {
+            if nth == first_split && !self.aborted && self.may_split(board, known_work) {
                 // Young brothers wait: the first move was searched alone
                 // and did not cut, so the others are searched in parallel
                 // (each by a searcher of its own: their results are
@@ -903,10 +908,9 @@ impl<R: Rules> Searcher<'_, R> {
 
     /// Searches the moves `order` of `pos` in parallel, each with the
     /// window `(alpha, beta)`, its own searcher (no open node: its result
-    /// is settled) and
-    /// the shared table; a cutoff stops the siblings still running. The
-    /// best value and its move, or `None` if no move finished (this search
-    /// was stopped: `self.aborted` is then set).
+    /// is settled) and the shared table; a cutoff stops the siblings still
+    /// running. The best value and its move, or `None` if no move finished
+    /// (this search was stopped: `self.aborted` is then set).
     fn split(
         &mut self,
         pos: &Position,

@@ -12,6 +12,39 @@ use mancala::{dispatch, Variant};
 /// Reachable positions per variant at most (keeps the test to seconds).
 const MAX_REACHABLE: usize = 20_000;
 
+/// A start row of `tests/data/small_values.csv` (game, position, value,
+/// reachable positions) within [`MAX_REACHABLE`].
+struct SmallStart {
+    spec: &'static str,
+    variant: Variant,
+    value: i32,
+}
+
+/// The start rows of the small table within [`MAX_REACHABLE`], in its
+/// order (the table also has rows of other positions, which these tests
+/// leave to the sweeps).
+fn small_starts() -> impl Iterator<Item = SmallStart> {
+    include_str!("../data/small_values.csv")
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            // The position has commas itself.
+            let f: Vec<&str> = line.split(',').collect();
+            let spec = f[0];
+            let position = f[1..f.len() - 2].join(",");
+            let variant: Variant = spec.parse().unwrap();
+            let value = f[f.len() - 2].parse().unwrap();
+            let reachable: usize = f[f.len() - 1].parse().unwrap();
+            (position == variant.start().to_string() && reachable <= MAX_REACHABLE).then_some(
+                SmallStart {
+                    spec,
+                    variant,
+                    value,
+                },
+            )
+        })
+}
+
 fn check_variant(
     spec: &str,
     (tt_bytes, horizon, threads): (usize, usize, usize),
@@ -64,24 +97,11 @@ fn check_game(game: &str) {
 }
 
 fn check_game_with(game: &str, setting: (usize, usize, usize)) {
-    let table = include_str!("../data/small_values.csv");
     let mut failures = Vec::new();
     let mut compared = 0;
     let mut variants = 0;
-    for line in table.lines().skip(1) {
-        // game,position,value,reachable; the position has commas itself.
-        let f: Vec<&str> = line.split(',').collect();
-        let spec = f[0];
-        let position = f[1..f.len() - 2].join(",");
-        let v: Variant = spec.parse().unwrap();
-        if spec.split(':').next() != Some(game) || position != v.start().to_string() {
-            continue;
-        }
-        let reachable: usize = f[f.len() - 1].parse().unwrap();
-        if reachable > MAX_REACHABLE {
-            continue;
-        }
-        let done = check_variant(spec, setting, &mut failures);
+    for start in small_starts().filter(|s| s.spec.split(':').next() == Some(game)) {
+        let done = check_variant(start.spec, setting, &mut failures);
         if done > 0 {
             compared += done;
             variants += 1;
@@ -95,40 +115,37 @@ fn check_game_with(game: &str, setting: (usize, usize, usize)) {
 }
 
 /// The root of each test searches all its moves in parallel at once on
-/// two threads (`search::negamax`, `races`). Each start of 12 seeds or
-/// more (where a node splits) in the small table, solved afresh on two
-/// threads (a new
-/// solver each: nothing in the table answers for the root), must give
-/// the retrograde value. A race that left out a move gives wrong values
-/// here (`akon:2x5`: 2 instead of 4), where the sweeps over every
-/// reachable position above, whose tables already hold most roots, did
-/// not show it.
+/// two threads (`search::negamax`, `races`). Each start in the small table
+/// with seeds enough for a node to split (`search::negamax::SPLIT_MIN_SEEDS`),
+/// solved afresh on two threads (a new solver each: nothing in the table
+/// answers for the root), must give the retrograde value. A race that left
+/// out a move gives wrong values here (`akon:2x5`: 2 instead of 4), where
+/// the sweeps over every reachable position above, whose tables already
+/// hold most roots, did not show it.
 #[test]
 fn fresh_parallel_solves_of_the_starts_agree() {
     let mut checked = 0;
     let mut failures = Vec::new();
-    for line in include_str!("../data/small_values.csv").lines().skip(1) {
-        // game,position,value,reachable; the position has commas itself.
-        let f: Vec<&str> = line.split(',').collect();
-        let spec = f[0];
-        let position = f[1..f.len() - 2].join(",");
-        let v: Variant = spec.parse().unwrap();
-        let reachable: usize = f[f.len() - 1].parse().unwrap();
-        let start = v.start();
-        if position != start.to_string() || start.board_seeds() < 12 || reachable > MAX_REACHABLE {
+    for SmallStart {
+        spec,
+        variant,
+        value,
+    } in small_starts()
+    {
+        let start = variant.start();
+        if start.board_seeds() < mancala::search::negamax::SPLIT_MIN_SEEDS {
             continue;
         }
-        let want: i32 = f[f.len() - 2].parse().unwrap();
         let mut solver = Solver::new(Options {
             threads: 2,
             tt_bytes: 16 << 20,
             ..Options::default()
         });
-        let got = dispatch!(v.game(), R => solver.solve::<R>(&start))
+        let got = dispatch!(variant.game(), R => solver.solve::<R>(&start))
             .unwrap()
             .value;
-        if got != want {
-            failures.push(format!("{spec}: solver {got}, retrograde {want}"));
+        if got != value {
+            failures.push(format!("{spec}: solver {got}, retrograde {value}"));
         }
         checked += 1;
     }
@@ -175,18 +192,12 @@ fn dakon_every_reachable_position() {
 #[test]
 fn gain_bounds_hold_on_every_reachable_position() {
     use mancala::games::Rules;
-    let table = include_str!("../data/small_values.csv");
     let (mut checked, mut kalah_tight) = (0, 0);
     let mut failures = Vec::new();
-    for line in table.lines().skip(1) {
-        let f: Vec<&str> = line.split(',').collect();
-        let spec = f[0];
-        let position = f[1..f.len() - 2].join(",");
-        let v: Variant = spec.parse().unwrap();
-        let reachable: usize = f[f.len() - 1].parse().unwrap();
-        if position != v.start().to_string() || reachable > MAX_REACHABLE {
-            continue;
-        }
+    for SmallStart {
+        spec, variant: v, ..
+    } in small_starts()
+    {
         let (name, n, s) = plain::parse_game(spec);
         let start = plain::start(&name, n, s);
         let values = retro::solve_reachable(spec, &start);
