@@ -101,13 +101,23 @@ impl Rules for Kalah {
     #[inline]
     fn generate(pos: &Position, moves: &mut MoveList) -> Option<Score> {
         moves.clear();
+        if let Some(s) = Kalah::outcome(pos) {
+            return Some(s);
+        }
+        push_sowings::<Kalah>(pos, moves);
+        None
+    }
+
+    #[inline]
+    fn outcome(pos: &Position) -> Option<Score> {
+        // The game ends when either row is empty, whoever is to move; each
+        // side keeps the seeds left in its row.
         if pos.row_is_empty(Side::South) || pos.row_is_empty(Side::North) {
             let mut s = captured(pos);
             s.south += pos.row_seeds(Side::South) as u8;
             s.north += pos.row_seeds(Side::North) as u8;
             return Some(s);
         }
-        push_sowings::<Kalah>(pos, moves);
         None
     }
 

@@ -279,26 +279,46 @@ impl<'a, R: Rules> Shallow<'a, R> {
             }
             hint = st.best;
         }
+        if depth == 0 {
+            // A leaf needs only whether the game is over, not its moves
+            // ([`Rules::outcome`]; Kalah answers without sowing).
+            return match R::outcome(pos) {
+                Some(score) => (final_gain(pos, score), true),
+                None => (0, false),
+            };
+        }
         let mut moves = MoveList::new();
         if let Some(score) = R::generate(pos, &mut moves) {
             return (final_gain(pos, score), true);
         }
-        if depth == 0 {
-            return (0, false);
-        }
         self.interior += 1;
         // Enhanced transposition cutoff: a child whose databases, seed
         // bounds or table entry (true, or a guess at least as deep) already
-        // prove a cutoff ends the node before any search.
-        for (m, child) in moves.iter() {
+        // prove a cutoff ends the node before any search. Every child's
+        // load (its database byte or its table bucket) is started before
+        // any is read, so that their misses to memory overlap (as in the
+        // exact search).
+        let mut entries: [Option<&u8>; MAX_MOVES] = [None; MAX_MOVES];
+        let mut keys: [Option<PackedBoard>; MAX_MOVES] = [None; MAX_MOVES];
+        for (i, (_, child)) in moves.iter().enumerate() {
+            if let Some(e) = self.shared.db.as_deref().and_then(|db| db.entry(child)) {
+                crate::mem::prefetch(e);
+                entries[i] = Some(e);
+            } else {
+                keys[i] = PackedBoard::seen_by_mover(child);
+                if let Some(k) = keys[i] {
+                    self.table.prefetch(k);
+                }
+            }
+        }
+        for (i, (m, child)) in moves.iter().enumerate() {
             let c = move_gain(pos, child);
             let (mut lo, mut hi) = R::gain_bounds(child);
             let mut e = true;
-            if let Some(g) = self.shared.db_gain(child) {
+            if let Some(&b) = entries[i] {
+                let g = i32::from(b as i8);
                 (lo, hi) = (g, g);
-            } else if let Some((st, gd)) =
-                PackedBoard::seen_by_mover(child).and_then(|k| self.table.probe_guess(k))
-            {
+            } else if let Some((st, gd)) = keys[i].and_then(|k| self.table.probe_guess(k)) {
                 match gd {
                     None => {
                         lo = lo.max(i32::from(st.lower));
