@@ -224,8 +224,9 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
 
     /// The final scores when `pos` is terminal, else `None`: the same as
     /// what [`Rules::generate`] returns, but games that know whether the
-    /// mover can move without sowing (Dakon: every sowing ends) answer
-    /// without making the moves.
+    /// mover can move without sowing (Kalah: both rows hold seeds; Dakon:
+    /// every sowing ends) answer without making the moves. The first
+    /// guess asks it at each of its leaves (`search::estimate`).
     #[inline]
     fn outcome(pos: &Position) -> Option<Score> {
         Self::generate(pos, &mut MoveList::new())

@@ -314,11 +314,11 @@ impl Progress {
 /// `test(beta, high)` must return a fail-soft bound for the window
 /// `(beta - 1, beta)`, where `high` says which way the test is expected
 /// to fail (high: `>= beta`; [`expects_high`]); `bounds(lo, hi)` hears
-/// the bounds as they narrow. The
-/// search starts from the table's bounds, within the exact `|g| <= board`,
-/// and from the table's lower bound as its first guess; when the table knows
-/// nothing, from a shallow search's estimate. A board the databases of `shared` cover needs no
-/// search at all.
+/// the bounds as they narrow. The search starts from the table's bounds,
+/// within the exact `|g| <= board`, and from the table's lower bound as
+/// its first guess; when the table knows nothing, from a shallow search's
+/// estimate. A board the databases of `shared` cover needs no search at
+/// all.
 pub(crate) fn mtdf<R: Rules>(
     table: &Table,
     shared: &Shared,
