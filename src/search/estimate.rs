@@ -38,7 +38,7 @@
 //! the exact search's fail-low stores as well changed the counts by under
 //! 0.2 %, so the exact search stores its own.
 
-use super::negamax::{merge, move_code, order_score, sort_moves, Shared};
+use super::negamax::{merge, move_code, order_score, sort_moves, start_loads, Shared};
 use super::tt::{Stored, Table, NO_MOVE};
 use crate::games::{final_gain, move_gain, MoveList, Rules, MAX_MOVES};
 use crate::packed::PackedBoard;
@@ -300,17 +300,8 @@ impl<'a, R: Rules> Shallow<'a, R> {
         // exact search).
         let mut entries: [Option<&u8>; MAX_MOVES] = [None; MAX_MOVES];
         let mut keys: [Option<PackedBoard>; MAX_MOVES] = [None; MAX_MOVES];
-        for (i, (_, child)) in moves.iter().enumerate() {
-            if let Some(e) = self.shared.db.as_deref().and_then(|db| db.entry(child)) {
-                crate::mem::prefetch(e);
-                entries[i] = Some(e);
-            } else {
-                keys[i] = PackedBoard::seen_by_mover(child);
-                if let Some(k) = keys[i] {
-                    self.table.prefetch(k);
-                }
-            }
-        }
+        let db = self.shared.db.as_deref().map(|d| (d, d.max_seeds()));
+        start_loads(db, self.table, &moves, &mut keys, &mut entries, |_| true);
         for (i, (m, child)) in moves.iter().enumerate() {
             let c = move_gain(pos, child);
             let (mut lo, mut hi) = R::gain_bounds(child);

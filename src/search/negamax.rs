@@ -174,6 +174,40 @@ pub(crate) fn sort_moves<R: Rules>(order: &mut [(i32, u8)]) {
     }
 }
 
+/// Starts the loads of the children `moves` of a node before any is read,
+/// so that their misses to memory overlap: each child's database byte
+/// where the databases `db` (with the most seeds they cover) cover its
+/// board, into `entries`, else, where `looks_up(child)`, its table bucket,
+/// whose key goes into `keys` (both by move; `None` for the others). The
+/// exact search and the first guess both read their children so.
+#[inline(always)]
+pub(crate) fn start_loads<'d>(
+    db: Option<(&'d dyn Tablebase, usize)>,
+    table: &Table,
+    moves: &MoveList,
+    keys: &mut [Option<PackedBoard>],
+    entries: &mut [Option<&'d u8>],
+    looks_up: impl Fn(&Position) -> bool,
+) {
+    for (i, (_, child)) in moves.iter().enumerate() {
+        (keys[i], entries[i]) = (None, None);
+        match db {
+            Some((db, max)) if child.board_seeds() <= max => {
+                let e = db.entry(child).expect("the database covers this board");
+                crate::mem::prefetch(e);
+                entries[i] = Some(e);
+            }
+            _ if looks_up(child) => {
+                keys[i] = PackedBoard::seen_by_mover(child);
+                if let Some(k) = keys[i] {
+                    table.prefetch(k);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Counters shared by the threads of one solve.
 #[derive(Debug)]
 pub struct Shared {
@@ -597,23 +631,10 @@ impl<'a, R: Rules> Searcher<'a, R> {
         // in between recurses ([`Scratch`]).
         let sc = &mut *self.scratch;
         let (keys, entries, upper) = (&mut sc.keys, &mut sc.entries, &mut sc.upper);
-        for (i, (_, child)) in moves.iter().enumerate() {
-            (keys[i], entries[i]) = (None, None);
-            match self.db {
-                Some((db, max)) if child.board_seeds() <= max => {
-                    let e = db.entry(child).expect("the database covers this board");
-                    crate::mem::prefetch(e);
-                    entries[i] = Some(e);
-                }
-                _ if etc && child.board_seeds() >= self.table_min => {
-                    keys[i] = PackedBoard::seen_by_mover(child);
-                    if let Some(k) = keys[i] {
-                        self.table.prefetch(k);
-                    }
-                }
-                _ => {}
-            }
-        }
+        let table_min = self.table_min;
+        start_loads(self.db, self.table, moves, keys, entries, |child| {
+            etc && child.board_seeds() >= table_min
+        });
         // Each move's net capture, computed once for the bounds, the
         // ordering and the search below.
         let gain = &mut f.gain;
