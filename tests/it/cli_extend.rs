@@ -236,7 +236,9 @@ fn a_budget_for_the_lowest_levels_builds_them_alone() {
     // 10 seeds without databases: levels 0 to 8 and 10 take more than 8
     // MiB at their peak, levels 0 to 8 fit (a game whose positions can
     // repeat builds first the lowest levels when the whole does not fit
-    // or takes long, `db::extend::stages`); the value is the same.
+    // or takes long, `db::extend::stages`); the value is the same. (The
+    // search alone, `--extend-mb 0`, takes some 13 s on two threads from
+    // this position; the test above checks it over databases to 6 seeds.)
     let pos = AWARI[0];
     let game = awari(pos);
     let low = json(&[&["solve", "--extend-mb", "8"][..], &game[..]].concat());
@@ -248,8 +250,6 @@ fn a_budget_for_the_lowest_levels_builds_them_alone() {
     let whole = json(&[&["solve"][..], &game[..]].concat());
     assert_eq!(whole["built_in_memory"]["top"], 10);
     assert_eq!(low["value"], whole["value"]);
-    let alone = json(&[&["solve", "--extend-mb", "0"][..], &game[..]].concat());
-    assert_eq!(alone["value"], whole["value"]);
 }
 
 #[test]
