@@ -299,6 +299,10 @@ impl<'a, R: Rules> Shallow<'a, R> {
         // any is read, so that their misses to memory overlap (as in the
         // exact search).
         let mut entries: [Option<&u8>; MAX_MOVES] = [None; MAX_MOVES];
+        // The value of each move to a child the databases cover, read
+        // here once: the move loop below uses it instead of searching the
+        // child (a second rank computation), as the exact search does.
+        let mut settled: [Option<i32>; MAX_MOVES] = [None; MAX_MOVES];
         let mut keys: [Option<PackedBoard>; MAX_MOVES] = [None; MAX_MOVES];
         let db = self.shared.db.as_deref().map(|d| (d, d.max_seeds()));
         start_loads(db, self.table, &moves, &mut keys, &mut entries, |_| true);
@@ -328,6 +332,9 @@ impl<'a, R: Rules> Shallow<'a, R> {
             } else {
                 c - hi
             };
+            if entries[i].is_some() {
+                settled[i] = Some(vlo);
+            }
             if vlo >= beta {
                 if let Some(k) = key {
                     let stored = Stored {
@@ -376,7 +383,10 @@ impl<'a, R: Rules> Shallow<'a, R> {
                         let mut s = Self::new(self.table, self.shared, self.ply + 1);
                         s.flags.extend(self.flags.iter().copied());
                         s.flags.push(&cutoff);
-                        let (v, e) = s.value_of(pos, &moves[usize::from(i)].1, depth, a, beta);
+                        let (v, e) = match settled[usize::from(i)] {
+                            Some(v) => (v, true),
+                            None => s.value_of(pos, &moves[usize::from(i)].1, depth, a, beta),
+                        };
                         if !s.stopped && v >= beta {
                             cutoff.store(true, Ordering::Relaxed);
                         }
@@ -409,7 +419,10 @@ impl<'a, R: Rules> Shallow<'a, R> {
                 break;
             }
             let (m, child) = &moves[usize::from(i)];
-            let (v, e) = self.value_of(pos, child, depth, alpha.max(best), beta);
+            let (v, e) = match settled[usize::from(i)] {
+                Some(v) => (v, true),
+                None => self.value_of(pos, child, depth, alpha.max(best), beta),
+            };
             exact &= e;
             if v > best {
                 best = v;
