@@ -328,3 +328,22 @@ fn a_bad_budget_is_refused() {
     let out = run(&["solve", "--game", "awari", "--extend-mb", "x"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_bare_game_builds_its_levels_for_the_rows_of_the_position() {
+    // With a bare `--game awari` (6 pits a row by default) a position of 3
+    // pits a row is Awari with 3 pits: the levels built in memory are of
+    // that board (they were built for 6 pits a row, some 8 minutes, and
+    // then refused as another board's).
+    let bare = json(&[
+        "solve",
+        "--game",
+        "awari",
+        "--position",
+        "S 4,4,4/4,4,4 0-0",
+        "--quiet",
+    ]);
+    let sized = json(&["solve", "--game", "awari:3x4", "--quiet"]);
+    assert_eq!(bare["value"], sized["value"]);
+    assert_eq!(bare["built_in_memory"]["top"], 24);
+}
