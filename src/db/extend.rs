@@ -79,6 +79,8 @@ fn boards_per_second<R: Rules>(way: Way) -> f64 {
 /// What building the levels `from..=top` in memory costs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
+    /// Pits a row of the boards the levels hold.
+    pub n: usize,
     /// The first level to build (the levels below it are the database's).
     pub from: usize,
     /// The last level to build.
@@ -187,9 +189,9 @@ pub fn reachable_levels<R: Rules>(from: usize, top: usize) -> Vec<usize> {
 /// level has more boards than a machine can count, or the peak exceeds
 /// `memory_bytes`.
 pub fn plan<R: Rules>(n: usize, from: usize, top: usize, memory_bytes: u64) -> Option<Plan> {
-    let mut plan = Plan::empty(from);
+    let mut plan = Plan::empty(n, from);
     for k in reachable_levels::<R>(from, top) {
-        plan.add::<R>(n, k, memory_bytes)?;
+        plan.add::<R>(k, memory_bytes)?;
     }
     Some(plan)
 }
@@ -218,13 +220,13 @@ pub fn plan_within<R: Rules>(
     threads: usize,
     seconds: f64,
 ) -> Option<Plan> {
-    let mut plan = Plan::empty(from);
+    let mut plan = Plan::empty(n, from);
     for k in reachable_levels::<R>(from, top) {
         if k >= top {
             break;
         }
         let mut more = plan.clone();
-        if more.add::<R>(n, k, memory_bytes).is_none() || more.seconds(threads) > seconds {
+        if more.add::<R>(k, memory_bytes).is_none() || more.seconds(threads) > seconds {
             break;
         }
         plan = more;
@@ -293,13 +295,13 @@ pub fn stages<R: Rules>(
             }
         }
         // The next level a larger stage would add, beside those planned.
-        let mut planned = out.last().cloned().unwrap_or_else(|| Plan::empty(from));
+        let mut planned = out.last().cloned().unwrap_or_else(|| Plan::empty(n, from));
         let next = reachable_levels::<R>(from, top)
             .into_iter()
             .find(|k| !planned.levels.contains(k));
         match next {
             // It fits beside those planned: a longer stage may add it.
-            Some(k) if k < top && planned.add::<R>(n, k, memory_bytes).is_some() => {
+            Some(k) if k < top && planned.add::<R>(k, memory_bytes).is_some() => {
                 seconds *= STAGE_GROWTH
             }
             // Every level below `top` is planned (the whole comes next),
@@ -358,7 +360,11 @@ impl Plan {
     /// above `built`'s, their boards and seconds; the peak and the bytes
     /// kept stay this plan's, which count `built`'s levels already.
     pub fn above(&self, built: &Plan) -> Plan {
-        assert_eq!(self.from, built.from, "plans from the same level");
+        assert_eq!(
+            (self.n, self.from),
+            (built.n, built.from),
+            "plans of the same rows from the same level"
+        );
         assert!(
             built.levels.iter().all(|k| self.levels.contains(k)),
             "the levels built are this plan's"
@@ -376,9 +382,11 @@ impl Plan {
         }
     }
 
-    /// A plan of no level yet, whose first level will be `from`.
-    fn empty(from: usize) -> Plan {
+    /// A plan of no level yet of boards of `n` pits a row, whose first
+    /// level will be `from`.
+    fn empty(n: usize, from: usize) -> Plan {
         Plan {
+            n,
             from,
             top: from,
             levels: Vec::new(),
@@ -394,8 +402,8 @@ impl Plan {
     /// would build it within `memory_bytes`, the levels kept so far
     /// counted; `None` when a level has more boards than a machine can
     /// count, or the peak exceeds `memory_bytes`.
-    fn add<R: Rules>(&mut self, n: usize, k: usize, memory_bytes: u64) -> Option<()> {
-        let entries = Indexer::new(2 * n, k).ok()?.count();
+    fn add<R: Rules>(&mut self, k: usize, memory_bytes: u64) -> Option<()> {
+        let entries = Indexer::new(2 * self.n, k).ok()?.count();
         // Working memory, the copy of the gains, and the levels kept so far.
         let room = memory_bytes.checked_sub(entries + self.kept_bytes)?;
         let (way, need) = plan_level::<R>(Method::Auto, entries, 0, room);
@@ -445,14 +453,19 @@ pub struct Extended {
 }
 
 impl Extended {
-    /// Builds levels `plan.from..=plan.top` of `R` with `n` pits a row in
-    /// memory, above `base` (which must hold levels `0..plan.from` exactly,
-    /// of this game and row length; `None` when `plan.from` is 0), by the
-    /// methods of `db build` within `memory_bytes` (as [`plan`] was given),
-    /// on the threads of the current rayon pool. `progress` is live while
-    /// it runs; `stop` stops it.
+    /// Builds levels `plan.from..=plan.top` of `R` in memory, for the
+    /// plan's row length, above `base` (which must hold levels
+    /// `0..plan.from` exactly, of this game and row length; `None` when
+    /// `plan.from` is 0), by the methods of `db build` within
+    /// `memory_bytes` (as [`plan`] was given), on the threads of the
+    /// current rayon pool. `progress` is live while it runs; `stop` stops
+    /// it.
+    ///
+    /// The row length is the plan's alone, so levels cannot be planned for
+    /// one board and built for another (a caller once planned for the
+    /// position's 3 pits a row and built the variant's 6: minutes of
+    /// build, then a refusal).
     pub fn build<R: Rules>(
-        n: usize,
         base: Option<Arc<Database>>,
         plan: &Plan,
         memory_bytes: u64,
@@ -464,9 +477,16 @@ impl Extended {
             plan.from,
             "the database ends where the levels built in memory start"
         );
+        if let Some(db) = &base {
+            assert_eq!(
+                (db.game(), db.n()),
+                (R::NAME, plan.n),
+                "the database is of the game and rows of the plan"
+            );
+        }
         let mut ext = Extended {
             game: R::NAME,
-            n,
+            n: plan.n,
             base,
             from: plan.from,
             levels: Vec::with_capacity(plan.top + 1 - plan.from),
@@ -488,8 +508,9 @@ impl Extended {
     ) -> Result<(), ExtendError> {
         use std::sync::atomic::Ordering::Relaxed;
         assert_eq!(
-            self.from, plan.from,
-            "the plan starts where these levels start"
+            (self.n, self.from),
+            (plan.n, plan.from),
+            "the plan is of these rows and starts where these levels start"
         );
         assert_eq!(self.game, R::NAME, "levels of one game");
         let n = self.n;
@@ -611,13 +632,12 @@ mod tests {
         let plan = super::plan::<R>(n, from, top, 1 << 30).unwrap();
         assert_eq!(plan.kept_bytes, plan.boards);
         let progress = Progress::default();
-        let ext = Extended::build::<R>(n, low.clone(), &plan, 1 << 30, &progress, &stop).unwrap();
+        let ext = Extended::build::<R>(low.clone(), &plan, 1 << 30, &progress, &stop).unwrap();
         // Built in two stages, the lowest levels first and the others
         // grown on them: the same bytes.
         let half = plan.seconds(1) / 2.0;
         if let Some(first) = plan_within::<R>(n, from, top, 1 << 30, 1, half) {
-            let mut staged =
-                Extended::build::<R>(n, low, &first, 1 << 30, &progress, &stop).unwrap();
+            let mut staged = Extended::build::<R>(low, &first, 1 << 30, &progress, &stop).unwrap();
             assert_eq!(staged.max_seeds(), first.top);
             staged
                 .grow::<R>(&plan.above(&first), 1 << 30, &progress, &stop)
@@ -761,6 +781,26 @@ mod tests {
         assert_eq!(p.boards, full - left_out);
     }
 
+    #[test]
+    fn levels_are_built_for_the_rows_of_their_plan() {
+        let stop = AtomicBool::new(false);
+        let progress = Progress::default();
+        let p3 = plan::<Awari>(3, 0, 4, 1 << 30).unwrap();
+        assert_eq!(p3.n, 3);
+        let ext = Extended::build::<Awari>(None, &p3, 1 << 30, &progress, &stop).unwrap();
+        // Level 4 of 3 pits a row: the boards of 6 pits, not of 12.
+        assert_eq!(
+            ext.level(4).bytes.len() as u64,
+            Indexer::new(6, 4).unwrap().count()
+        );
+        // A plan for other rows is refused before anything is built.
+        let p6 = plan::<Awari>(6, 0, 6, 1 << 30).unwrap();
+        let grown = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut ext = ext;
+            ext.grow::<Awari>(&p6, 1 << 30, &progress, &stop)
+        }));
+        assert!(grown.is_err(), "a plan of 6 pits a row grew 3-pit levels");
+    }
     #[test]
     fn a_plan_over_its_memory_is_refused() {
         let p = plan::<Awari>(6, 0, 12, 1 << 30).unwrap();

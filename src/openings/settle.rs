@@ -177,7 +177,6 @@ mod tests {
         let memory = 1 << 30;
         let plan = plan::<Dakon>(n, 0, k, memory).expect("small levels fit");
         Extended::build::<Dakon>(
-            n,
             None,
             &plan,
             memory,

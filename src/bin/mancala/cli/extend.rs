@@ -197,7 +197,7 @@ pub fn run<T: Send>(
         let below = ext
             .take()
             .map(|e| Arc::try_unwrap(e).expect("no solver holds the levels while they grow"));
-        let grown = match build(args, variant, pos.n(), db.clone(), below, &plan, begun) {
+        let grown = match build(args, variant, db.clone(), below, &plan, begun) {
             Ok(grown) => grown,
             Err(extend::ExtendError::Stopped { .. }) => {
                 return Err(stopped
@@ -261,8 +261,8 @@ fn stages(
     dispatch!(variant.game(), R => extend::stages::<R>(pos.n(), from, top, budget, threads))
 }
 
-/// Builds `plan`'s levels of `variant`'s game with `n` pits a row (the
-/// position's: with a bare `--game NAME` it need not be the variant's)
+/// Builds `plan`'s levels of `variant`'s game (for the plan's row length,
+/// the position's: with a bare `--game NAME` it need not be the variant's)
 /// above `below` (levels built in memory by an earlier stage), or above
 /// `base` when there are none, on the solver's threads (`--threads`), with
 /// a progress bar, stopping on Ctrl-C or at `--stop-after` (counted from
@@ -270,7 +270,6 @@ fn stages(
 pub(super) fn build(
     args: &SearchArgs,
     variant: &Variant,
-    n: usize,
     base: Option<Arc<mancala::db::Database>>,
     below: Option<Extended>,
     plan: &Plan,
@@ -320,7 +319,7 @@ pub(super) fn build(
         pool.install(|| match below {
             Some(mut ext) => dispatch!(variant.game(), R => ext.grow::<R>(plan, budget, &progress, &stop))
                 .map(|()| ext),
-            None => dispatch!(variant.game(), R => Extended::build::<R>(n, base, plan, budget, &progress, &stop)),
+            None => dispatch!(variant.game(), R => Extended::build::<R>(base, plan, budget, &progress, &stop)),
         })
     })
 }

@@ -83,7 +83,7 @@ pub fn run(
                 return Ok(None);
             };
             let started = Instant::now();
-            let ext = match build(args, variant, n, None, None, &plan, begun) {
+            let ext = match build(args, variant, None, None, &plan, begun) {
                 Ok(ext) => ext,
                 // Stopped (Ctrl-C, --stop-after) or no room: the search
                 // that follows reports it.
