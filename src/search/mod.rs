@@ -1203,6 +1203,32 @@ mod tests {
         check::<Akon>("akon:4x3");
     }
 
+    /// On two threads a thread with nothing to do gets the moves left at
+    /// the node the other is searching (`Searcher::helps`): it happens in
+    /// every Kalah solve of some size, every split gives back the count of
+    /// searchers at work it took (so the count cannot drift and make the
+    /// splits stop or never end), and the values are the published ones
+    /// (Irving, Donkers and Uiterwijk 2000, table 9).
+    #[test]
+    fn an_idle_thread_gets_the_moves_left_and_the_values_stay_exact() {
+        use crate::games::Kalah;
+        use std::sync::atomic::Ordering::Relaxed;
+        let mut solver = Solver::new(Options {
+            threads: 2,
+            tt_bytes: 64 << 20,
+            ..Options::default()
+        });
+        let shared = &solver.progress.clone().shared;
+        for (variant, published) in [("kalah:4x4", 2), ("kalah:6x3", 2), ("kalah:5x4", 12)] {
+            let pos = variant.parse::<crate::Variant>().unwrap().start();
+            let before = shared.helped.load(Relaxed);
+            let solved = solver.solve::<Kalah>(&pos).unwrap();
+            assert_eq!(solved.value, published, "{variant}");
+            assert!(shared.helped.load(Relaxed) > before, "{variant}: no help");
+            assert_eq!(shared.working.load(Relaxed), 0, "{variant}");
+        }
+    }
+
     /// A position and its mirror image (rows and captures swapped, the
     /// other side to move) share the table's entries
     /// (`PackedBoard::seen_by_mover`): once one is solved, the other's
