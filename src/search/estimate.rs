@@ -14,11 +14,23 @@
 //! of the true value, so it is stored as a *guess* entry with its depth
 //! (`tt` module docs): deeper iterations cut on guesses at least as deep
 //! and try their moves first; the exact search sees only the moves, as the
-//! moves to try first, never the bounds. A subtree that ended everywhere
-//! in finished games, database boards, seed bounds or true table bounds,
-//! with no depth cut, has a true value: its fail-soft bound is stored as
-//! a true entry (the `exact` flag below carries that up), which the exact
-//! search then uses like its own.
+//! moves to try first, never the bounds. The depth stored is the result's
+//! *reach* ([`Shallow::search`]), the plies to the nearest depth cut it
+//! rests on, which is more than the depth asked for where lines end
+//! sooner or meet deeper entries. A subtree that ended everywhere in
+//! finished games, database boards, seed bounds or true table bounds, with
+//! no depth cut, has a true value (reach [`EXACT`]): its fail-soft bound is
+//! stored as a true entry, which the exact search then uses like its own.
+//! A cut rests on its one move, so a node that cuts with a move of exact
+//! reach stores a true lower bound whatever the moves before it were.
+//! Storing the reach rather than the depth asked for, interior nodes of
+//! the whole solve, 1 thread (`solve --game kalah:MxN --threads 1
+//! --extend-mb 0 [--db D]`, D the 20-seed databases): (6,3) 512,842 ->
+//! 512,836; (5,4) 1,414,463 -> 1,414,325; (4,6) 2,038,663 -> 2,016,824;
+//! with D, (6,3) 27,725 -> 27,720, (5,4) 251,646 -> 251,589, (4,6) 314,306
+//! -> 311,739, (6,4) 12,469,609 -> 12,468,979, (5,5) 23,326,701 ->
+//! 23,321,640: lower on every row, by at most 1 % (most leaves of an
+//! iteration are its depth cuts).
 //!
 //! **Which move a node keeps.** A node that cuts stores the move that cut.
 //! A node that fails low (every move searched, none reached `beta`) keeps
@@ -45,6 +57,10 @@ use crate::packed::PackedBoard;
 use crate::position::Position;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The reach ([`Shallow::search`]) of a result that no depth cut below it
+/// touched: a true bound.
+const EXACT: u32 = u32::MAX;
 
 /// Plies added by each iteration (Irving et al.'s step).
 const STEP: u32 = 3;
@@ -205,8 +221,9 @@ impl<'a, R: Rules> Shallow<'a, R> {
     }
 
     /// The value for the mover of `pos` of its move to `child`, searched
-    /// to `depth - 1` plies with the window `(alpha, beta)`, and whether it
-    /// is a true bound ([`Shallow::search`]).
+    /// to `depth - 1` plies with the window `(alpha, beta)`, and the reach
+    /// of that value from `pos` (one more than the child's:
+    /// [`Shallow::search`]).
     fn value_of(
         &mut self,
         pos: &Position,
@@ -214,21 +231,28 @@ impl<'a, R: Rules> Shallow<'a, R> {
         depth: u32,
         alpha: i32,
         beta: i32,
-    ) -> (i32, bool) {
+    ) -> (i32, u32) {
         let c = move_gain(pos, child);
         if child.to_move() == pos.to_move() {
-            let (v, e) = self.search(child, depth - 1, alpha - c, beta - c);
-            (c + v, e)
+            let (v, r) = self.search(child, depth - 1, alpha - c, beta - c);
+            (c + v, r.saturating_add(1))
         } else {
-            let (v, e) = self.search(child, depth - 1, c - beta, c - alpha);
-            (c - v, e)
+            let (v, r) = self.search(child, depth - 1, c - beta, c - alpha);
+            (c - v, r.saturating_add(1))
         }
     }
 
     /// Fail-soft alpha-beta to `depth` plies (a leaf is worth 0: nothing
-    /// more captured), and whether the result is a true bound of the
-    /// future gain (no depth cut and no guess below it).
-    fn search(&mut self, pos: &Position, depth: u32, alpha: i32, beta: i32) -> (i32, bool) {
+    /// more captured), and the result's *reach*: the plies below `pos` to
+    /// the nearest leaf its result rests on that was cut by depth, at
+    /// least `depth` ([`EXACT`] when none: the result is a true bound of
+    /// the future gain). A guess entry is stored with the reach of its
+    /// result, not with the depth it was asked for, and cuts a later
+    /// search asking no more than that (Irving, Donkers and Uiterwijk's
+    /// "result depth"): where most lines below a node end in finished
+    /// games, database boards or deep entries, the next iteration, three
+    /// plies deeper, need not search it again.
+    fn search(&mut self, pos: &Position, depth: u32, alpha: i32, beta: i32) -> (i32, u32) {
         self.nodes += 1;
         if self.nodes.is_multiple_of(GROW_EVERY) {
             self.table.grow_for(self.nodes);
@@ -240,17 +264,17 @@ impl<'a, R: Rules> Shallow<'a, R> {
             self.stopped = true;
         }
         if self.stopped {
-            return (0, false);
+            return (0, 0);
         }
         if let Some(g) = self.shared.db_gain(pos) {
-            return (g, true);
+            return (g, EXACT);
         }
         let (floor, ceiling) = R::gain_bounds(pos);
         if ceiling <= alpha {
-            return (ceiling, true);
+            return (ceiling, EXACT);
         }
         if floor >= beta {
-            return (floor, true);
+            return (floor, EXACT);
         }
         let key = PackedBoard::seen_by_mover(pos);
         let mut hint = NO_MOVE;
@@ -260,19 +284,19 @@ impl<'a, R: Rules> Shallow<'a, R> {
             match guess_depth {
                 None => {
                     if lo >= beta || lo == hi {
-                        return (lo, true);
+                        return (lo, EXACT);
                     }
                     if hi <= alpha {
-                        return (hi, true);
+                        return (hi, EXACT);
                     }
                     known = Some(st);
                 }
                 Some(d) if u32::from(d) >= depth => {
                     if lo >= beta {
-                        return (lo, false);
+                        return (lo, u32::from(d));
                     }
                     if hi <= alpha {
-                        return (hi, false);
+                        return (hi, u32::from(d));
                     }
                 }
                 Some(_) => {}
@@ -283,13 +307,13 @@ impl<'a, R: Rules> Shallow<'a, R> {
             // A leaf needs only whether the game is over, not its moves
             // ([`Rules::outcome`]; Kalah answers without sowing).
             return match R::outcome(pos) {
-                Some(score) => (final_gain(pos, score), true),
-                None => (0, false),
+                Some(score) => (final_gain(pos, score), EXACT),
+                None => (0, 0),
             };
         }
         let mut moves = MoveList::new();
         if let Some(score) = R::generate(pos, &mut moves) {
-            return (final_gain(pos, score), true);
+            return (final_gain(pos, score), EXACT);
         }
         self.interior += 1;
         // Enhanced transposition cutoff: a child whose databases, seed
@@ -309,7 +333,8 @@ impl<'a, R: Rules> Shallow<'a, R> {
         for (i, (m, child)) in moves.iter().enumerate() {
             let c = move_gain(pos, child);
             let (mut lo, mut hi) = R::gain_bounds(child);
-            let mut e = true;
+            // The reach of these bounds from `pos`.
+            let mut reach = EXACT;
             if let Some(&b) = entries[i] {
                 let g = i32::from(b as i8);
                 (lo, hi) = (g, g);
@@ -322,7 +347,7 @@ impl<'a, R: Rules> Shallow<'a, R> {
                     Some(d) if u32::from(d) + 1 >= depth => {
                         lo = lo.max(i32::from(st.lower));
                         hi = hi.min(i32::from(st.upper));
-                        e = false;
+                        reach = u32::from(d) + 1;
                     }
                     Some(_) => {}
                 }
@@ -343,13 +368,9 @@ impl<'a, R: Rules> Shallow<'a, R> {
                         best: move_code(*m),
                         work: 0,
                     };
-                    if e {
-                        self.table.store(k, merge(known, stored));
-                    } else {
-                        self.table.store_guess(k, stored, depth as u8);
-                    }
+                    self.store(k, known, stored, reach);
                 }
-                return (vlo, e);
+                return (vlo, reach);
             }
         }
         // The exact search's order, the table's move (a guess's too) first.
@@ -367,7 +388,9 @@ impl<'a, R: Rules> Shallow<'a, R> {
         let nodes_before = self.nodes;
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
-        let mut exact = true;
+        // The reach of the moves searched, and of the best: a cut rests on
+        // its one move, a failure on every move.
+        let (mut reach, mut reach_best) = (EXACT, EXACT);
         for (nth, &(_, i)) in order.iter().enumerate() {
             if nth == 1 && self.ply < SPLIT_PLIES && rayon::current_num_threads() > 1 {
                 // Young brothers wait, as in the exact search: the first
@@ -383,28 +406,29 @@ impl<'a, R: Rules> Shallow<'a, R> {
                         let mut s = Self::new(self.table, self.shared, self.ply + 1);
                         s.flags.extend(self.flags.iter().copied());
                         s.flags.push(&cutoff);
-                        let (v, e) = match settled[usize::from(i)] {
-                            Some(v) => (v, true),
+                        let (v, r) = match settled[usize::from(i)] {
+                            Some(v) => (v, EXACT),
                             None => s.value_of(pos, &moves[usize::from(i)].1, depth, a, beta),
                         };
                         if !s.stopped && v >= beta {
                             cutoff.store(true, Ordering::Relaxed);
                         }
-                        (s.nodes, s.interior, s.stopped, v, e, i)
+                        (s.nodes, s.interior, s.stopped, v, r, i)
                     })
                     .collect();
                 let mut unfinished = false;
-                for (nodes, interior, stopped, v, e, i) in results {
+                for (nodes, interior, stopped, v, r, i) in results {
                     self.nodes += nodes;
                     self.interior += interior;
                     if stopped {
                         unfinished = true;
                         continue;
                     }
-                    exact &= e;
+                    reach = reach.min(r);
                     if v > best {
                         best = v;
                         best_move = move_code(moves[usize::from(i)].0);
+                        reach_best = r;
                     }
                 }
                 // A move stopped by a sibling's cutoff is harmless (that
@@ -419,21 +443,25 @@ impl<'a, R: Rules> Shallow<'a, R> {
                 break;
             }
             let (m, child) = &moves[usize::from(i)];
-            let (v, e) = match settled[usize::from(i)] {
-                Some(v) => (v, true),
+            let (v, r) = match settled[usize::from(i)] {
+                Some(v) => (v, EXACT),
                 None => self.value_of(pos, child, depth, alpha.max(best), beta),
             };
-            exact &= e;
+            reach = reach.min(r);
             if v > best {
                 best = v;
                 best_move = move_code(*m);
+                reach_best = r;
                 if best >= beta {
                     break;
                 }
             }
         }
         if self.stopped {
-            return (0, false);
+            return (0, 0);
+        }
+        if best >= beta {
+            reach = reach_best;
         }
         if let Some(k) = key {
             // A node that failed low keeps the move it was given (module
@@ -449,13 +477,22 @@ impl<'a, R: Rules> Shallow<'a, R> {
                 best: kept,
                 work: (64 - (self.nodes - nodes_before).leading_zeros()) as u8,
             };
-            if exact {
-                self.table.store(k, merge(known, stored));
-            } else {
-                self.table.store_guess(k, stored, depth as u8);
-            }
+            self.store(k, known, stored, reach);
         }
-        (best, exact)
+        (best, reach)
+    }
+
+    /// Stores `stored`, a result of reach `reach`: a true entry (merged
+    /// with the true bounds `known` had) when nothing below it was cut by
+    /// depth, else a guess entry of that reach (at most the most an entry
+    /// holds: a shallower reach only makes it cut less).
+    fn store(&self, k: PackedBoard, known: Option<Stored>, stored: Stored, reach: u32) {
+        if reach == EXACT {
+            self.table.store(k, merge(known, stored));
+        } else {
+            self.table
+                .store_guess(k, stored, reach.min(u32::from(u8::MAX)) as u8);
+        }
     }
 }
 
@@ -506,6 +543,67 @@ mod tests {
             assert_entries_hold_exact::<Kalah>(&mut exact, v.n(), entries, &v.to_string());
         }
         assert!(checked > 1000, "only {checked} entries checked");
+    }
+
+    /// A depth-limited search's result reaches at least the depth asked
+    /// for, and its entry holds that reach: a guess entry of the reach, or
+    /// a true entry (its bound the exact value's, when the search was
+    /// exact) when no depth cut lies below it; a shallower search cuts on
+    /// it and hands its reach on. Near the end of Kalah(3,3) many lines
+    /// end before the depth, so both kinds occur.
+    #[test]
+    fn a_guess_entry_holds_the_reach_of_its_result() {
+        let v: Variant = "kalah:3x3".parse().unwrap();
+        let mut exact = Solver::new(Options {
+            threads: 1,
+            tt_bytes: 16 << 20,
+            ..Options::default()
+        });
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let (mut true_entries, mut guesses) = (0, 0);
+        for _ in 0..200 {
+            let mut pos = v.start();
+            for _ in 0..6 {
+                let mut moves = MoveList::new();
+                if Kalah::generate(&pos, &mut moves).is_some() {
+                    break;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                pos = moves[(rng >> 33) as usize % moves.len()].1;
+            }
+            let mut moves = MoveList::new();
+            if Kalah::generate(&pos, &mut moves).is_some() {
+                continue;
+            }
+            let table = Table::with_bytes(1 << 20);
+            let shared = Shared::default();
+            let depth = 4;
+            let (v, reach) = Shallow::<Kalah>::new(&table, &shared, 0).search(&pos, depth, -1, 0);
+            assert!(reach >= depth, "reach {reach} below the depth {depth}");
+            let key = PackedBoard::seen_by_mover(&pos).unwrap();
+            let (stored, guess_depth) = table.probe_guess(key).expect("the root is stored");
+            if reach == EXACT {
+                assert_eq!(guess_depth, None, "an exact result stored as a guess");
+                let g = exact.solve::<Kalah>(&pos).unwrap().gain;
+                assert_eq!(v >= 0, g >= 0, "{pos}: {v} against the exact {g}");
+                assert!(i32::from(stored.lower) <= g && g <= i32::from(stored.upper));
+                true_entries += 1;
+            } else {
+                assert_eq!(guess_depth.map(u32::from), Some(reach.min(255)));
+                // A shallower search of the same test cuts on the entry,
+                // and its result keeps the entry's reach.
+                let mut s = Shallow::<Kalah>::new(&table, &shared, 0);
+                let (w, shallow) = s.search(&pos, depth - 2, -1, 0);
+                assert_eq!((w, shallow, s.nodes), (v, reach, 1));
+                guesses += 1;
+            }
+        }
+        assert!(
+            true_entries > 10 && guesses > 10,
+            "{true_entries} exact, {guesses} guesses"
+        );
     }
 
     /// The guess's budget: Kalah's grows with the board whatever the
