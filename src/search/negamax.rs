@@ -926,18 +926,26 @@ impl<R: Rules> Searcher<'_, R> {
     /// while the other searched on below the last split: on Kalah(6,4), 2
     /// threads, the search used 1.83 cores of 2. Checked at every move
     /// after the first, so a node that began its moves with the other
-    /// thread busy still hands on the rest when it falls idle. Only in
-    /// Kalah, as the splits by work ([`SPLIT_MIN_WORK`]). Kalah(6,4) over
-    /// levels to 14 on disk, 2 threads, 8 interleaved runs each: 13.4 to
-    /// 16.7 s, median 15.0, 1.83 cores, against 12.1 to 17.7 s, median
+    /// thread busy still hands on the rest when it falls idle. Kalah(6,4)
+    /// over levels to 14 on disk, 2 threads, 8 interleaved runs each: 13.4
+    /// to 16.7 s, median 15.0, 1.83 cores, against 12.1 to 17.7 s, median
     /// 13.7, 1.93 cores; the same interior nodes (59 to 61 M); (5,5) over
     /// levels to 17, median 10.3 s against 10.1 s; (6,4) with the 20-seed
     /// databases, 3 runs, median 3.64 s against 3.28 s
-    /// (`data/solve-table.md`, "Stop 54").
+    /// (`data/solve-table.md`, "Stop 54"). In the games whose positions
+    /// can repeat as well, although a split's searchers start with no open
+    /// node and may search again positions open above (their results are
+    /// true bounds all the same, as at every split): `akon:7x5` `N
+    /// 2,2,1,2,4,1,1/0,3,0,0,0,4,1`, 21 seeds, over levels to 14 on disk,
+    /// 40.4 and 35.5 s, 1.78 and 1.85 cores, against 34.6 and 29.4 s, 1.93
+    /// cores, the same nodes; `S 2,1,0,0,2,0,2/2,2,4,0,1,2,3` 17.8 and 17.2
+    /// s against 12.6 and 14.5 s; issue 20's Awari position of 18 seeds
+    /// over databases to 12, 1.57 and 1.52 s against 0.88 and 0.87 s; the
+    /// starts of `akon:4x3`, `anywoli:7x4`, `djenon-abe:6x4`, `dakon:8x8`
+    /// and `awari:4x3` within the noise.
     #[inline]
     fn helps(&self, board: usize, left: usize) -> bool {
-        !R::CYCLIC
-            && left >= 2
+        left >= 2
             && board >= SPLIT_MIN_SEEDS
             && self.shared.working.load(Ordering::Relaxed) + 1
                 < rayon::current_num_threads() as isize
