@@ -255,13 +255,13 @@ pub struct Shared {
     /// that split leaves the count meanwhile (it only waits for them, or
     /// runs one of them, counted as that move's). So the count is below
     /// the threads less one exactly when a thread of the solve has no
-    /// search to run ([`Searcher::helps`]). One solve at a time uses a
+    /// search to run (`Searcher::helps`). One solve at a time uses a
     /// `Shared`, on its solver's own pool (`super::Solver`), so the count
     /// is that pool's.
-    pub working: AtomicIsize,
+    pub(crate) working: AtomicIsize,
     /// Nodes that split their moves because a thread had nothing to do
-    /// ([`Searcher::helps`]).
-    pub helped: AtomicU64,
+    /// (`Searcher::helps`).
+    pub(crate) helped: AtomicU64,
 }
 
 impl Shared {
