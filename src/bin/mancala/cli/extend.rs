@@ -62,6 +62,26 @@ pub struct Searched<T> {
 /// --above 2 anywoli`). The search after the build has the whole stack.
 const FIRST_STACK_SHARE: usize = 6;
 
+/// Whether the table of the search before a build goes on to the search
+/// after it (`Solver::into_learned`): in the games whose positions can
+/// repeat, where the search before a build runs for many seconds and its
+/// bounds cut the search after it by half or more (`data/cycles.md`,
+/// "Stop 50"); not in Kalah, whose search before its one build runs
+/// for about a second without levels. There the carried entries, which
+/// the guess after the build cannot replace with its own, changed the
+/// guess's iterations, and its budget (`search::estimate`) let a
+/// different number of them run: on one thread, Kalah(5,5)'s guess
+/// stopped after 21 plies instead of 24 and its first test took 21.6 M
+/// nodes instead of 4.9 M; on two threads (`solve --game kalah:MxN
+/// --threads 2`, five runs each, interleaved), carried and not: (5,5)
+/// 65.2 to 65.7 M interior nodes, median 14.56 s, against 43.1 to 44.0 M,
+/// 9.75 s; (6,4) 61.5 to 72.1 M, 14.59 s, against 55.7 to 56.4 M, 11.90
+/// s. The bounds proven on the value itself go on in either game
+/// (`Solver::assume_bounds`).
+fn carries_table(variant: &Variant) -> bool {
+    dispatch!(variant.game(), R => R::CYCLIC)
+}
+
 /// Runs `work` on a solver of `args` for `pos`. When `pos` has more seeds
 /// than the databases hold (or there are none), levels may be built in
 /// memory in stages ([`stages`]): before each, `work` runs for
@@ -69,14 +89,15 @@ const FIRST_STACK_SHARE: usize = 6;
 /// the stage's levels are built (the first stage's above the databases,
 /// each later stage's grown on the levels before) and the next search
 /// runs on a solver that probes them, with the table of the solver before
-/// (`Solver::into_learned`: every bound the searches before proved, at
-/// every position they settled, less their guesses) and the bounds on the
+/// where it pays ([`carries_table`]; `Solver::into_learned`: every bound
+/// the searches before proved, at every position they settled, less their
+/// guesses) and the bounds on the
 /// value they proved (a solve's: `Solver::assume_bounds`; the note before
 /// a build shows them); after the last stage `work` runs to its end.
 /// The one table is smaller than `--tt-mb` by what the last stage keeps
-/// from the start, so that it fits beside the levels of every stage; it
-/// is held through the builds, so their peak comes on top of the part of
-/// it in use. A search before a build that fails for want
+/// from the start, so that it fits beside the levels of every stage; where
+/// it is carried it is held through the builds, so their peak comes on top
+/// of the part of it in use. A search before a build that fails for want
 /// of stack or of room for the positions it holds open goes on to the
 /// build too (the levels in memory cut those paths short). `--stop-after`
 /// and Ctrl-C stop any phase: a stop during a build reports the bounds of
@@ -168,8 +189,14 @@ pub fn run<T: Send>(
         }
         let seconds_before = begun.elapsed().as_secs_f64();
         // The solver holds the levels built so far: they grow only once it
-        // is gone. Its table stays, with every bound it proved.
-        let learned = solver.into_learned();
+        // is gone. Its table stays, with every bound it proved, where it
+        // pays.
+        let learned = if carries_table(variant) {
+            Some(solver.into_learned())
+        } else {
+            drop(solver);
+            None
+        };
         if !args.quiet {
             eprintln!(
                 "note: {}building {} in memory ({} boards, about {:.0} s estimated)",
@@ -227,9 +254,10 @@ pub fn run<T: Send>(
             seconds_before,
         });
         ext = Some(Arc::new(grown));
-        solver = args
-            .solver_with(pos, probe(&ext), less)?
-            .with_learned(learned);
+        solver = args.solver_with(pos, probe(&ext), less)?;
+        if let Some(learned) = learned {
+            solver = solver.with_learned(learned);
+        }
         assume(&mut solver, proven)?;
         done = Some(stage);
     }
