@@ -150,6 +150,17 @@ const SPLIT_PLIES: u32 = 3;
 /// table grows with the guess's nodes as with the exact search's (before
 /// it did, a guess of 2 M nodes ran in the first 4 MiB of the table and
 /// Kalah(4,6) took 3.33 M interior nodes instead of 2.63 M).
+///
+/// Each searcher counts its own nodes: on several threads the moves after
+/// the first at the nodes near the root go to new searchers (the splits
+/// below), whose counts stay small, and the root's count jumps by theirs
+/// and seldom lands on a multiple, so there the table hardly grows during
+/// the guess ((6,4): 4 MiB through 2 M nodes). Counting every searcher's
+/// nodes into the solve's shared count instead, as the exact search does,
+/// let it grow and did not pay on two threads ((6,4) 12.95 to 13.71 s
+/// against 12.34 to 12.66 s, (5,5) about the same; `data/solve-table.md`,
+/// "Stop 55"): a guess in a small table keeps its shallow entries, which
+/// it needs, in the caches.
 const GROW_EVERY: u64 = 4096;
 
 /// A guess at the future gain of `pos` (not terminal, not in the
