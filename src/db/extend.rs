@@ -29,13 +29,19 @@
 //! (the tests compare them).
 //!
 //! **Only the levels a search can reach.** A move that takes seeds off the
-//! board takes at least [`Rules::LEAST_TAKEN`] (`tests/it/unmoves.rs` checks
-//! it on every board of many levels), so from a board of `top` seeds a
-//! search meets boards of `top` seeds and of `top - LEAST_TAKEN` or fewer,
-//! never those in between; and a level's build reads no level above its own
-//! less `LEAST_TAKEN` (`db build` relies on the same). The levels between
-//! are left out ([`Plan::levels`]): Awari's 17 of 13..=18 (21.5 M of
-//! 83.8 M boards), Anywoli's 9 of 9..=10 (28 M of 121 M). A left-out level
+//! board takes at least [`Rules::LEAST_TAKEN`], and a multiple of
+//! [`Rules::TAKEN_BY`] unless it empties the board (`tests/it/unmoves.rs`
+//! checks both on every board of many levels), so from a board of `top`
+//! seeds a search meets boards of `top` seeds, of `top - LEAST_TAKEN` or
+//! fewer that differ from `top` by a multiple of `TAKEN_BY`, and the empty
+//! board, never the others; and the levels it meets are closed under the
+//! same rule (a level's build reads only levels a move reaches from it).
+//! The others are left out ([`Plan::levels`]): Awari's 17 of 13..=18 (21.5
+//! M of 83.8 M boards), Anywoli's 9 of 9..=10 (28 M of 121 M), and from
+//! 16 seeds over databases to 8 its 9, 10 and 11 (Anywoli takes fours:
+//! 12 and 16 are the levels met; before, the search of issue 20's
+//! position built 9 and 10, 58 s of its 120, for nothing), Djenon-abe's
+//! every other level (it takes pits of two and four). A left-out level
 //! holds no byte, and [`Extended::gain`] does not answer for it.
 
 use super::build::Progress;
@@ -175,11 +181,16 @@ impl Plan {
 }
 
 /// The levels of `R` a search from a board of `top` seeds can meet, from
-/// `from` on: `top`, and those of `top - LEAST_TAKEN` seeds or fewer
-/// (module docs).
+/// `from` on: `top`, those of `top - LEAST_TAKEN` seeds or fewer that
+/// differ from `top` by a multiple of [`Rules::TAKEN_BY`], and the empty
+/// board (module docs).
 pub fn reachable_levels<R: Rules>(from: usize, top: usize) -> Vec<usize> {
     let below = (top + 1).saturating_sub(R::LEAST_TAKEN.max(1));
-    (from..below).chain((from..=top).last()).collect()
+    let by = R::TAKEN_BY.max(1);
+    (from..below)
+        .filter(|&k| k == 0 || (top - k).is_multiple_of(by))
+        .chain((from..=top).last())
+        .collect()
 }
 
 /// The plan of the levels of `R` with `n` pits a row from `from` (the
@@ -737,12 +748,16 @@ mod tests {
         let s = stages::<Akon>(7, 9, 21, gib / 64, 2);
         assert!(s.iter().all(|p| p.peak_bytes <= gib / 64));
         assert_eq!(s.last().map(|p| p.top), Some(12));
-        // Anywoli's level 9 alone takes longer than the first stage's
-        // seconds: it is built alone, then with the next (it takes fours:
-        // levels 13 to 15 are never met from 16 seeds).
-        let s = stages::<Anywoli>(12, 9, 16, gib, 2);
+        // Anywoli takes fours: from 14 seeds over databases to 8 only
+        // levels 10 and 14 are met, and level 10 alone takes longer than
+        // the first stage's seconds: it is built alone.
+        let s = stages::<Anywoli>(12, 9, 14, gib, 2);
         let levels: Vec<Vec<usize>> = s.iter().map(|p| p.levels.clone()).collect();
-        assert_eq!(levels, [vec![9], vec![9, 10], vec![9, 10, 11]]);
+        assert_eq!(levels, [vec![10]]);
+        // From 16 seeds only 12 and 16, and level 12 (834 M boards) does
+        // not fit 2 GiB: the search goes on alone, with nothing built for
+        // nothing (before, levels 9, 10 and 11, none of which it meets).
+        assert!(stages::<Anywoli>(12, 9, 16, gib, 2).is_empty());
         // A whole build within the seconds comes alone.
         let s = stages::<Awari>(6, 9, 12, gib, 2);
         assert_eq!(s, vec![plan::<Awari>(6, 9, 12, gib).unwrap()]);
@@ -754,9 +769,11 @@ mod tests {
 
     #[test]
     fn levels_left_out_are_read_by_no_build() {
-        // Anywoli takes fours: from 11 seeds, levels 8 to 10 are left out,
-        // and the build of level 11 reads none of them.
+        // Anywoli takes fours: from 11 seeds, levels 4 to 6 and 8 to 10
+        // are left out, and the builds of levels 7 and 11 read none of
+        // them; Djenon-abe takes twos and fours: from 8, levels 3, 5 and 7.
         agrees::<crate::games::Anywoli>(3, Some(3), 11);
+        agrees::<crate::games::DjenonAbe>(3, Some(2), 8);
     }
 
     #[test]
@@ -769,7 +786,12 @@ mod tests {
         use crate::games::Anywoli;
         assert_eq!(reachable_levels::<Awari>(13, 18), [13, 14, 15, 16, 18]);
         assert_eq!(reachable_levels::<Anywoli>(9, 10), [10]);
-        assert_eq!(reachable_levels::<Anywoli>(9, 14), [9, 10, 14]);
+        assert_eq!(reachable_levels::<Anywoli>(9, 14), [10, 14]);
+        assert_eq!(reachable_levels::<Anywoli>(9, 16), [12, 16]);
+        assert_eq!(reachable_levels::<Anywoli>(0, 12), [0, 4, 8, 12]);
+        use crate::games::DjenonAbe;
+        assert_eq!(reachable_levels::<DjenonAbe>(9, 16), [10, 12, 14, 16]);
+        assert_eq!(reachable_levels::<DjenonAbe>(0, 7), [0, 1, 3, 5, 7]);
         assert_eq!(reachable_levels::<Dakon>(9, 12), [9, 10, 11, 12]);
         assert_eq!(reachable_levels::<Awari>(5, 5), [5]);
         assert_eq!(reachable_levels::<Awari>(0, 1), [1]);

@@ -39,6 +39,10 @@ impl Rules for Anywoli {
     /// taken (the seeds left at the game's end go with a capture).
     const LEAST_TAKEN: usize = 4;
 
+    /// By fours, and the seeds left at the game's end (four or fewer) go
+    /// with the capture that ends it, leaving the board empty.
+    const TAKEN_BY: usize = 4;
+
     fn sow(p: &mut Position, pit: usize) -> bool {
         let n = p.n();
         let me = p.to_move;

@@ -49,6 +49,10 @@ impl Rules for DjenonAbe {
     /// A capture takes a pit of two or four seeds, and perhaps more.
     const LEAST_TAKEN: usize = 2;
 
+    /// Every pit taken holds two or four seeds (the end's allocations are
+    /// not played on the board).
+    const TAKEN_BY: usize = 2;
+
     fn sow(p: &mut Position, pit: usize) -> bool {
         let n = p.n();
         let me = p.to_move;

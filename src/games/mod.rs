@@ -239,6 +239,14 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
     /// `tests/it/unmoves.rs` checks it on every board of many levels.
     const LEAST_TAKEN: usize = 1;
 
+    /// Seeds leave the board by multiples of this many (one by default),
+    /// or all at once: a move from a board of `k` seeds leads to a board of
+    /// `k - j * TAKEN_BY` seeds for some `j >= 0`, or to the empty board.
+    /// So a search from a board of `top` seeds meets no other level
+    /// (`db::extend::reachable_levels`). `tests/it/unmoves.rs` checks it on
+    /// every board of many levels, and that no larger number holds.
+    const TAKEN_BY: usize = 1;
+
     /// Whether [`Rules::quiet_parents`] is implemented (the games with
     /// single-lap sowing); a database build can then propagate values back
     /// through it instead of sweeping (`crate::db`), which it does by

@@ -113,6 +113,48 @@ fn unmoves_are_the_forward_moves_reversed() {
     assert!(games >= 2, "Awari and Kalah have unmove generators");
 }
 
+#[test]
+fn seeds_leave_the_board_by_the_taken_by() {
+    for game in Game::ALL {
+        let claimed = dispatch!(game, R => R::TAKEN_BY);
+        let mut all = 0;
+        for (n, top) in [(1, 12), (2, 12), (3, 10), (4, 8), (6, 7)] {
+            for k in 0..=top {
+                all = gcd(all, dispatch!(game, R => taken_by::<R>(n, k)));
+            }
+        }
+        // The claim holds (every amount taken, short of the whole board,
+        // is a multiple of it) and is the largest that does.
+        assert_eq!(all, claimed, "{game}: seeds leave the board by {all}");
+    }
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The greatest common divisor of the seeds the moves of `n` pits a row
+/// with `k` seeds take off the board, over every board, both sides to
+/// move, leaving out the moves that empty the board (0: none).
+fn taken_by<R: Rules>(n: usize, k: usize) -> usize {
+    let mut moves = MoveList::new();
+    let mut all = 0;
+    for_each_position(n, k, |pos| {
+        if R::generate(&pos, &mut moves).is_none() {
+            for (_, child) in &moves {
+                if child.board_seeds() > 0 {
+                    all = gcd(all, k - child.board_seeds());
+                }
+            }
+        }
+    });
+    all
+}
+
 /// The fewest seeds a move of `n` pits a row with `k` seeds takes off the
 /// board, over every board, both sides to move (`None`: no move takes any).
 fn least_taken<R: Rules>(n: usize, k: usize) -> Option<usize> {
