@@ -968,7 +968,9 @@ impl Solver {
     /// move that proved the lower bound `gain` at the root ([`Solver::cut`],
     /// from a test of this solver or of the one whose table it took): it
     /// keeps the value, and its child's bound was stored by that test, so
-    /// its test is usually answered at once. Then the table's best move for
+    /// its test is usually answered at once (it is tested all the same: a
+    /// move read from the table is only a hint, and every move returned
+    /// passed its test). Then the table's best move for
     /// `pos`, which the last test of MTD(f) left there. Then the others,
     /// any of whose tests may cost a search as large as the solve's own.
     /// Tested in the order of the pits, the `akon:7x5` position `S
