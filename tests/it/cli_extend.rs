@@ -232,6 +232,52 @@ fn small_budgets_only_search() {
 }
 
 #[test]
+fn a_level_too_large_for_the_budget_is_named() {
+    // Anywoli takes fours: from 16 seeds over databases to 8 a search
+    // meets level 12 (1,352,078 boards on 6 pits a row), which does not
+    // fit 1 MiB; the note says so and what it takes, and the search goes on
+    // alone.
+    let low = TempDir::new("extend-anywoli");
+    ok(&[
+        "db",
+        "build",
+        "--game",
+        "anywoli:6x4",
+        "--max-seeds",
+        "8",
+        "--dir",
+        low.path(),
+        "--quiet",
+    ]);
+    let out = run(&[
+        "solve",
+        "--db",
+        low.path(),
+        "--game",
+        "anywoli:6x4",
+        "--position",
+        "S 2,0,1,3,0,1/0,2,1,0,3,3 20-12",
+        "--extend-mb",
+        "1",
+        "--threads",
+        "1",
+        "--stop-after",
+        "1",
+        "--json",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "note: no levels built in memory: the lowest above the databases that a \
+             search from this position meets, 12 (1352078 boards), does not build within \
+             --extend-mb (1 MiB) but within "
+        ),
+        "{err}"
+    );
+    assert!(matches!(out.status.code(), Some(0 | 3)), "{err}");
+}
+
+#[test]
 fn a_budget_for_the_lowest_levels_builds_them_alone() {
     // 10 seeds without databases: levels 0 to 8 and 10 take more than 8
     // MiB at their peak, levels 0 to 8 fit (a game whose positions can

@@ -120,6 +120,11 @@ pub fn run<T: Send>(
     // levels of every stage.
     let threads = args.threads();
     let stages = stages(args, variant, pos, from, threads);
+    if stages.is_empty() && !args.quiet {
+        if let Some(missing) = too_large(args, variant, pos, from) {
+            eprintln!("note: {missing}");
+        }
+    }
     let less = stages.last().map_or(0, |s| s.kept_bytes);
     let mut solver = args.solver_with(pos, probe(&None), less)?;
     // The levels built so far, the plan they were built by, and what the
@@ -287,6 +292,46 @@ fn stages(
         return Vec::new();
     }
     dispatch!(variant.game(), R => extend::stages::<R>(pos.n(), from, top, budget, threads))
+}
+
+/// When `pos` lies above the databases (or there are none) and the
+/// lowest level a search from it meets does not fit `--extend-mb` (so
+/// that [`stages`] has none to build), what it would take: the search goes
+/// on without it, and the user learns why no level is built.
+fn too_large(args: &SearchArgs, variant: &Variant, pos: &Position, from: usize) -> Option<String> {
+    let (top, budget) = (pos.board_seeds(), args.extend_bytes());
+    if top <= from || budget == 0 {
+        return None;
+    }
+    let n = pos.n();
+    dispatch!(variant.game(), R => {
+        // The stages build the lowest levels first: say so only when the
+        // lowest one the search meets does not fit.
+        let lowest = extend::reachable_levels::<R>(from, top)[0];
+        if extend::plan::<R>(n, from, lowest, budget).is_some() {
+            return None;
+        }
+        // The least room it builds in, to a power of two of the budget
+        // (a build takes a slower way in less room: `db::build_all`).
+        let fits = (1..=40)
+            .map(|d| budget.saturating_mul(1 << d))
+            .find_map(|room| extend::plan::<R>(n, from, lowest, room).map(|p| (room, p)));
+        Some(match fits {
+            Some((room, p)) => format!(
+                "no levels built in memory: the lowest above the databases that a \
+                 search from this position meets, {lowest} ({} boards), does not build \
+                 within --extend-mb ({} MiB) but within {} MiB; searching without it",
+                p.boards,
+                budget >> 20,
+                room >> 20
+            ),
+            None => format!(
+                "no levels built in memory: the lowest above the databases that a \
+                 search from this position meets, {lowest}, holds more boards than a \
+                 build can count; searching without it"
+            ),
+        })
+    })
 }
 
 /// Builds `plan`'s levels of `variant`'s game (for the plan's row length,
