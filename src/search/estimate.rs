@@ -511,7 +511,7 @@ impl<'a, R: Rules> Shallow<'a, R> {
 mod tests {
     use super::*;
     use crate::games::Kalah;
-    use crate::search::{assert_entries_hold_exact, Options, Solver};
+    use crate::search::{assert_entries_hold_exact, random_move, Options, Solver};
     use crate::variant::Variant;
 
     /// The guess's parallel iterations stop a split's other moves once one
@@ -537,14 +537,16 @@ mod tests {
             // A position a few random moves into the game.
             let mut pos = v.start();
             for _ in 0..3 {
-                let mut moves = MoveList::new();
-                if Kalah::generate(&pos, &mut moves).is_some() {
+                let draw = || {
+                    rng = rng
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    rng
+                };
+                let Some(next) = random_move::<Kalah>(&pos, draw) else {
                     break;
-                }
-                rng = rng
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                pos = moves[(rng >> 33) as usize % moves.len()].1;
+                };
+                pos = next;
             }
             let table = Table::with_bytes(4 << 20);
             let shared = Shared::default();
@@ -575,14 +577,16 @@ mod tests {
         for _ in 0..200 {
             let mut pos = v.start();
             for _ in 0..6 {
-                let mut moves = MoveList::new();
-                if Kalah::generate(&pos, &mut moves).is_some() {
+                let draw = || {
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    rng
+                };
+                let Some(next) = random_move::<Kalah>(&pos, draw) else {
                     break;
-                }
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                pos = moves[(rng >> 33) as usize % moves.len()].1;
+                };
+                pos = next;
             }
             let mut moves = MoveList::new();
             if Kalah::generate(&pos, &mut moves).is_some() {

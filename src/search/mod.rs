@@ -1027,6 +1027,22 @@ impl Solver {
     }
 }
 
+/// One move of random play from `pos`: the move that `draw`'s bits from
+/// 33 on pick among the moves in the order `R` generates them, `draw`
+/// called only when there is a move; `None` when the game is over. For
+/// the tests that walk into games with a generator of their own.
+#[cfg(test)]
+pub(crate) fn random_move<R: Rules>(
+    pos: &Position,
+    draw: impl FnOnce() -> u64,
+) -> Option<Position> {
+    let mut moves = MoveList::new();
+    if R::generate(pos, &mut moves).is_some() {
+        return None;
+    }
+    Some(moves[(draw() >> 33) as usize % moves.len()].1)
+}
+
 /// Checks every entry of `entries` (a table's true entries, see
 /// [`Table::true_entries`]): the bounds it holds must hold the exact gain
 /// of its board, which `exact` (a solver with a table of its own) finds
@@ -1254,12 +1270,14 @@ mod tests {
             let mut x: u64 = 0x2545_f491_4f6c_dd1d;
             let mut out = Vec::new();
             for ply in 1..=40 {
-                let mut moves = MoveList::new();
-                if R::generate(&pos, &mut moves).is_some() {
+                let draw = || {
+                    x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    x
+                };
+                let Some(next) = random_move::<R>(&pos, draw) else {
                     break;
-                }
-                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                pos = moves[(x >> 33) as usize % moves.len()].1;
+                };
+                pos = next;
                 if ply % 5 == 0 {
                     out.push(pos);
                 }
